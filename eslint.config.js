@@ -1,0 +1,65 @@
+// Lint rules for Ingot, including the layer boundaries of DESIGN.md §2: each folder of src/ may
+// import only the layers listed for it below (dependencies point one way).
+import path from 'node:path';
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+/** layer -> the layers it may import (itself always allowed). */
+const LAYERS = {
+  shared: [],
+  domain: ['shared'],
+  config: ['shared'],
+  protocol: ['shared'],
+  db: ['shared', 'domain', 'config'],
+  drivers: ['shared', 'domain', 'config', 'protocol'],
+  inspector: ['shared', 'domain', 'protocol'],
+  images: ['shared', 'config'],
+  boot: ['shared', 'domain', 'config', 'images'],
+  conductor: ['shared', 'domain', 'config', 'protocol', 'db', 'drivers', 'inspector', 'images', 'boot'],
+  api: ['shared', 'domain', 'config', 'protocol', 'db', 'conductor'],
+  agent: ['shared', 'protocol'],
+  bmc: ['shared', 'config', 'protocol'],
+  cli: ['shared', 'protocol'],
+  main: Object.keys({ shared: 1, domain: 1, config: 1, protocol: 1, db: 1, drivers: 1, inspector: 1, images: 1, boot: 1, conductor: 1, api: 1, agent: 1, bmc: 1, cli: 1 }),
+};
+
+const SRC = path.resolve('src');
+
+function layerOf(file) {
+  const rel = path.relative(SRC, file);
+  if (rel.startsWith('..')) return undefined;
+  return rel.split(path.sep)[0];
+}
+
+const boundaries = {
+  meta: { type: 'problem', messages: { forbidden: "layer '{{from}}' may not import layer '{{to}}' (DESIGN.md §2)" } },
+  create(context) {
+    const from = layerOf(context.filename);
+    if (!from || !(from in LAYERS)) return {};
+    const check = (node) => {
+      const spec = node.source?.value;
+      if (typeof spec !== 'string' || !spec.startsWith('.')) return;
+      const to = layerOf(path.resolve(path.dirname(context.filename), spec));
+      if (to && to !== from && !LAYERS[from].includes(to)) {
+        context.report({ node, messageId: 'forbidden', data: { from, to } });
+      }
+    };
+    return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: check };
+  },
+};
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'ingot-data/**', 'bin/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    plugins: { ingot: { rules: { boundaries } } },
+    rules: {
+      'ingot/boundaries': 'error',
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-restricted-syntax': ['error', { selector: 'ExportDefaultDeclaration', message: 'Use named exports.' }],
+    },
+  },
+  { files: ['eslint.config.js', 'vitest.config.ts'], rules: { 'no-restricted-syntax': 'off' } },
+);

@@ -1,0 +1,90 @@
+/**
+ * The one interface through which the API asks the conductor to act. The API reads the database
+ * itself but never changes a node's state and never calls a driver: every change that needs the node
+ * lock or a driver goes through here (in-process in `ingot serve`; over JSON-RPC between processes).
+ *
+ * Calls that start background work (power, provision, …) resolve once the work is accepted: the lock
+ * was taken, the state checked and a worker started. They reject with IngotError: NodeLocked (409),
+ * NoFreeConductorWorkers (503), InvalidStateRequested (400), …
+ */
+import type { BootDevice, InterfaceName, JsonObject, Node, Port, Portgroup } from '../domain/node.js';
+import type { ProvisionVerb } from '../domain/states.js';
+import type { NodeChanges, NodeCreate, PortChanges, PortCreate, PortgroupChanges, PortgroupCreate } from '../db/store.js';
+
+export type PowerTarget = 'power on' | 'power off' | 'rebooting' | 'soft power off' | 'soft rebooting';
+
+export interface ProvisionOptions {
+  configdrive?: unknown;
+  clean_steps?: JsonObject[];
+  deploy_steps?: JsonObject[];
+  service_steps?: JsonObject[];
+  rescue_password?: string;
+  disable_ramdisk?: boolean;
+}
+
+/** Result of `validate` for one interface: `result` null means the interface is not applicable. */
+export interface InterfaceValidation {
+  result: boolean | null;
+  reason: string | null;
+}
+
+export interface DriverInfo {
+  name: string;
+  /** Conductors that serve this hardware type. */
+  hosts: string[];
+  /** Per interface: the enabled implementations and the default. */
+  interfaces: Record<InterfaceName, { enabled: string[]; default: string }>;
+}
+
+export interface BootDeviceState {
+  boot_device: BootDevice | null;
+  persistent: boolean | null;
+}
+
+export interface ConsoleState {
+  console_enabled: boolean;
+  console_info: { type: string; url: string } | null;
+}
+
+export interface ConductorClient {
+  /** Hostname of the conductor answering (for `X-Ingot-Conductor` style diagnostics). */
+  readonly hostname: string;
+
+  createNode(values: NodeCreate): Promise<Node>;
+  /** Applies field changes under the node lock, enforcing which fields may change in which states. */
+  updateNode(ident: string, changes: NodeChanges): Promise<Node>;
+  /** Deletes the node (only in DELETE_ALLOWED_STATES or maintenance; never when protected). */
+  destroyNode(ident: string): Promise<void>;
+
+  setPowerState(ident: string, target: PowerTarget, timeoutSeconds?: number): Promise<void>;
+  doProvisionAction(ident: string, verb: ProvisionVerb, options: ProvisionOptions): Promise<void>;
+  validate(ident: string): Promise<Record<InterfaceName, InterfaceValidation>>;
+  setMaintenance(ident: string, enabled: boolean, reason?: string | null): Promise<void>;
+
+  getBootDevice(ident: string): Promise<BootDeviceState>;
+  setBootDevice(ident: string, device: BootDevice, persistent: boolean): Promise<void>;
+  getSupportedBootDevices(ident: string): Promise<BootDevice[]>;
+
+  setTargetRaidConfig(ident: string, config: JsonObject): Promise<void>;
+  getConsole(ident: string): Promise<ConsoleState>;
+  setConsoleMode(ident: string, enabled: boolean): Promise<void>;
+
+  setTraits(ident: string, traits: string[]): Promise<string[]>;
+  addTrait(ident: string, trait: string): Promise<void>;
+  removeTrait(ident: string, trait: string): Promise<void>;
+
+  createPort(values: PortCreate): Promise<Port>;
+  updatePort(uuid: string, changes: PortChanges): Promise<Port>;
+  destroyPort(uuid: string): Promise<void>;
+  createPortgroup(values: PortgroupCreate): Promise<Portgroup>;
+  updatePortgroup(uuid: string, changes: PortgroupChanges): Promise<Portgroup>;
+  destroyPortgroup(uuid: string): Promise<void>;
+
+  listDrivers(): Promise<DriverInfo[]>;
+  /** Throws DriverNotFound. */
+  getDriver(name: string): Promise<DriverInfo>;
+  /** `driver_info` keys documented by the driver's default interfaces: key -> description. */
+  driverProperties(name: string): Promise<Record<string, string>>;
+  /** The conductor that manages `node` (by the hash ring), or null when no conductor is alive. */
+  conductorFor(node: Node): string | null;
+}

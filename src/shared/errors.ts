@@ -1,0 +1,79 @@
+/**
+ * The one table of Ingot's errors. Each code is stable (clients and docs refer to it), carries its HTTP
+ * status, and says what went wrong and what to do. The API renders an {@link IngotError} in Ironic's
+ * `error_message` envelope; everything else throws it. `docs/errors.md` documents every code (a test
+ * checks that).
+ */
+export const ERRORS = {
+  InvalidParameterValue: { status: 400, hint: 'Correct the request and send it again.' },
+  MissingParameterValue: { status: 400, hint: 'Add the missing value and send the request again.' },
+  InvalidStateRequested: { status: 400, hint: 'Check the node’s provision state; `GET /v1/nodes/{node}/states` shows the allowed next steps.' },
+  InvalidState: { status: 409, hint: 'Wait for the node to reach a state that allows this, or move it there first.' },
+  PatchError: { status: 400, hint: 'Fix the JSON Patch document (RFC 6902): op, path and value.' },
+  MalformedBody: { status: 400, hint: 'Send a valid JSON document with Content-Type: application/json.' },
+  BodyTooLarge: { status: 413, hint: 'Send a smaller body; the limit is set by api.max_body_bytes.' },
+  NotAuthorized: { status: 403, hint: 'Use credentials allowed to do this.' },
+  NodeNotFound: { status: 404, hint: 'Check the node UUID or name; `GET /v1/nodes` lists the nodes.' },
+  PortNotFound: { status: 404, hint: 'Check the port UUID or address.' },
+  PortgroupNotFound: { status: 404, hint: 'Check the port group UUID or name.' },
+  ChassisNotFound: { status: 404, hint: 'Check the chassis UUID.' },
+  DriverNotFound: { status: 404, hint: '`GET /v1/drivers` lists the drivers this deployment has enabled.' },
+  ConductorNotFound: { status: 404, hint: '`GET /v1/conductors` lists the conductors.' },
+  HistoryNotFound: { status: 404, hint: '`GET /v1/nodes/{node}/history` lists the node’s events.' },
+  TraitNotFound: { status: 404, hint: '`GET /v1/nodes/{node}/traits` lists the node’s traits.' },
+  NotFound: { status: 404, hint: 'Check the URL and the requested API version.' },
+  MethodNotAllowed: { status: 405, hint: 'Use a method this resource supports.' },
+  NotAcceptable: { status: 406, hint: 'Request an API version inside the advertised minimum and maximum.' },
+  NodeLocked: { status: 409, hint: 'Another operation holds the node; retry shortly.' },
+  DuplicateName: { status: 409, hint: 'Choose another name; names are unique.' },
+  MACAlreadyExists: { status: 409, hint: 'A port with this MAC address exists already; update or delete it first.' },
+  NodeAlreadyExists: { status: 409, hint: 'A node with this UUID exists already.' },
+  PortgroupAlreadyExists: { status: 409, hint: 'A port group with this name or address exists already.' },
+  ChassisAlreadyExists: { status: 409, hint: 'A chassis with this UUID exists already.' },
+  NodeAssociated: { status: 409, hint: 'Undeploy the node or clear instance_uuid first.' },
+  NodeProtected: { status: 403, hint: 'Unset `protected` on the node first.' },
+  ChassisNotEmpty: { status: 400, hint: 'Delete or move the chassis’ nodes first.' },
+  PortgroupNotEmpty: { status: 400, hint: 'Remove the ports from the port group first.' },
+  NodeInMaintenance: { status: 400, hint: 'Take the node out of maintenance (`baremetal node maintenance unset`) first.' },
+  UnsupportedDriverExtension: { status: 400, hint: 'This node’s driver does not implement the interface; choose another interface implementation.' },
+  InterfaceNotFoundInEntrypoint: { status: 400, hint: '`GET /v1/drivers/{driver}?detail=true` lists the enabled implementations.' },
+  NoValidHost: { status: 400, hint: 'Enable the driver or start a conductor that has it.' },
+  NoFreeConductorWorkers: { status: 503, hint: 'The conductor is at its worker limit; retry shortly or raise conductor.workers.' },
+  ConductorUnavailable: { status: 503, hint: 'Start a conductor or wait for one to come back.' },
+  PowerStateFailure: { status: 500, hint: 'Check the BMC address and credentials, then retry.' },
+  DriverOperationError: { status: 500, hint: 'See the message; fix the cause at the hardware or driver level and retry.' },
+  ConfigInvalid: { status: 500, hint: 'Fix the configuration value named in the message and start again.' },
+  Internal: { status: 500, hint: 'This is a bug in Ingot; the server log has the details.' },
+} as const satisfies Record<string, { status: number; hint: string }>;
+
+/** A stable error code from {@link ERRORS}. */
+export type ErrorCode = keyof typeof ERRORS;
+
+/** The error every Ingot layer throws: a stable code, its HTTP status and a message for the operator. */
+export class IngotError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = code;
+    this.code = code;
+    this.status = ERRORS[code].status;
+  }
+
+  /** What the operator can do about it. */
+  get hint(): string {
+    return ERRORS[this.code].hint;
+  }
+}
+
+/** Shorthand: `throw fail('NodeNotFound', 'Node x could not be found.')`. */
+export function fail(code: ErrorCode, message: string, options?: { cause?: unknown }): IngotError {
+  return new IngotError(code, message, options);
+}
+
+/** The message of anything thrown, for `last_error` and logs. */
+export function messageOf(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  return String(err);
+}
