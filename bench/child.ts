@@ -1,0 +1,92 @@
+/** Child processes of the benchmark: `ingot serve` and the baseline server; always killed on exit. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const live = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const c of live) c.kill('SIGKILL');
+});
+
+/** The repository root, found above the compiled file (dist/bench/). */
+export function repoRoot(): string {
+  let dir = HERE;
+  for (let i = 0; i < 6; i++) {
+    if (existsSync(path.join(dir, 'bin', 'ingot.js')) && existsSync(path.join(dir, 'package.json'))) return dir;
+    dir = path.dirname(dir);
+  }
+  throw new Error(`cannot find the repository root above ${HERE}`);
+}
+
+/** A running child server. */
+export interface ChildServer {
+  url: string;
+  pid: number;
+  /** SIGTERM, SIGKILL after 10 s; resolves once the child is gone. */
+  stop(): Promise<void>;
+}
+
+/** A free loopback port. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const a = srv.address();
+      const port = typeof a === 'object' && a ? a.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Spawns `node ARGS` and waits (bounded) for a stdout line matching `ready`. */
+export async function spawnServer(args: string[], ready: RegExp, url: string, timeoutMs = 30_000): Promise<ChildServer> {
+  const proc = spawn(process.execPath, args, { cwd: repoRoot(), stdio: ['ignore', 'pipe', 'pipe'] });
+  live.add(proc);
+  let out = '';
+  let err = '';
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => {
+    live.delete(proc);
+    resolve();
+  }));
+  proc.stdout.on('data', (d: Buffer) => {
+    if (out.length < 100_000) out += d.toString('utf8');
+  });
+  proc.stderr.on('data', (d: Buffer) => {
+    err = (err + d.toString('utf8')).slice(-8000);
+  });
+  const deadline = Date.now() + timeoutMs;
+  while (!ready.test(out)) {
+    if (proc.exitCode !== null || proc.signalCode !== null || Date.now() > deadline) {
+      proc.kill('SIGKILL');
+      await exited;
+      throw new Error(`${args.join(' ')} did not become ready:\n${out.slice(-4000)}\n${err}`);
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  // Keep draining the pipes so that logging never blocks the child.
+  proc.stdout.removeAllListeners('data');
+  proc.stdout.resume();
+  return {
+    url,
+    pid: proc.pid ?? -1,
+    stop: async () => {
+      if (proc.exitCode === null && proc.signalCode === null) {
+        proc.kill('SIGTERM');
+        const t = setTimeout(() => proc.kill('SIGKILL'), 10_000);
+        await exited;
+        clearTimeout(t);
+      }
+    },
+  };
+}
+
+/** Resident and peak memory of a process in MiB, from /proc/PID/status (Linux). */
+export function memoryMiB(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+  return { rss: kib('VmRSS') / 1024, peak: kib('VmHWM') / 1024 };
+}

@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApi, type TestApi } from './test-support.js';
+
+let t: TestApi;
+beforeAll(async () => {
+  t = await createTestApi({ max_body_bytes: 4096 });
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const LATEST = { 'x-openstack-ironic-api-version': 'latest' };
+
+function fault(body: string): { faultcode: string; faultstring: string } {
+  return JSON.parse(JSON.parse(body).error_message);
+}
+
+async function counts() {
+  return { nodes: await t.store.nodes.count({}), ports: (await t.store.ports.list({}, { limit: 0 })).length };
+}
+
+describe('bad input gets 400 naming the problem and changes nothing', () => {
+  const cases: [string, { url: string; method: 'POST' | 'PUT'; payload: string; headers?: Record<string, string> }, string][] = [
+    ['malformed JSON', { url: '/v1/nodes', method: 'POST', payload: '{"driver": "fake-hardware",' }, 'Malformed JSON'],
+    ['wrong type', { url: '/v1/nodes', method: 'POST', payload: JSON.stringify({ driver: 42 }) }, 'driver'],
+    ['wrong type in a dict field', { url: '/v1/nodes', method: 'POST', payload: JSON.stringify({ driver: 'fake-hardware', extra: [] }) }, 'Expected object or null'],
+    ['unknown field', { url: '/v1/nodes', method: 'POST', payload: JSON.stringify({ driver: 'fake-hardware', colour: 'red' }) }, "'colour'"],
+    ['missing required field', { url: '/v1/nodes', method: 'POST', payload: JSON.stringify({ name: 'x' }) }, "'driver' is a required property"],
+    ['not an object', { url: '/v1/nodes', method: 'POST', payload: '[1,2]' }, 'expected a JSON object'],
+    ['oversized body', { url: '/v1/nodes', method: 'POST', payload: JSON.stringify({ driver: 'fake-hardware', extra: { blob: 'x'.repeat(8000) } }) }, 'Request body is too large (limit 4096 bytes)'],
+    ['bad MAC', { url: '/v1/ports', method: 'POST', payload: JSON.stringify({ address: 'zz:zz', node_uuid: '00000000-0000-0000-0000-000000000000' }) }, 'MAC address'],
+    ['bad power target', { url: '/v1/nodes/xyz/states/power', method: 'PUT', payload: JSON.stringify({ target: 'sideways' }) }, 'sideways'],
+  ];
+
+  it.each(cases)('%s', async (_name, req, message) => {
+    const before = await counts();
+    const res = await t.app.inject({ method: req.method, url: req.url, headers: { 'content-type': 'application/json', ...LATEST, ...req.headers }, payload: req.payload });
+    expect(res.statusCode, res.body).toBe(400);
+    const f = fault(res.body);
+    expect(f.faultcode).toBe('Client');
+    expect(f.faultstring).toContain(message);
+    expect(await counts()).toEqual(before);
+  });
+
+  it('accepts a JSON body without a Content-Type, as Ironic does', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/v1/nodes', headers: LATEST, payload: JSON.stringify({ driver: 'fake-hardware' }) });
+    expect(res.statusCode, res.body).toBe(201);
+  });
+
+  it('rejects a wrong type with the field name and expected type', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/v1/nodes', headers: LATEST, payload: { driver: 'fake-hardware', name: 5 } });
+    expect(fault(res.body).faultstring).toBe('Invalid input for field/attribute name. Value: 5. Expected string or null, got integer.');
+  });
+
+  it('reports an unknown driver as a client error', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/v1/nodes', headers: LATEST, payload: { driver: 'no-such-driver' } });
+    expect(res.statusCode).toBe(400);
+    expect(fault(res.body).faultstring).toContain('no-such-driver');
+  });
+});

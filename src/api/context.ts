@@ -1,0 +1,23 @@
+/**
+ * What every route plugin receives: the storage it reads, the conductor it asks to act, the API
+ * configuration and the logger. Also declares the per-request API version fastify carries.
+ */
+import type { ApiConfig } from '../config/api.js';
+import type { ConductorClient } from '../conductor/client.js';
+import type { Store } from '../db/store.js';
+import type { Logger } from '../shared/logger.js';
+
+/** Dependencies of the API. */
+export interface ApiDeps {
+  store: Store;
+  conductor: ConductorClient;
+  config: ApiConfig;
+  logger: Logger;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The requested microversion's minor number (1.Y). */
+    apiMinor: number;
+  }
+}

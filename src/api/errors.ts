@@ -1,0 +1,51 @@
+/**
+ * Ironic's error envelope: every non-2xx body is `{"error_message": "<json>"}`, where the string is a
+ * JSON document `{"faultcode": "Client"|"Server", "faultstring": "...", "debuginfo": null}`.
+ * `toApiError` turns anything thrown (IngotError, fastify's own errors, bugs) into a status and message.
+ */
+import { IngotError } from '../shared/errors.js';
+
+/** The envelope body for `status` and `message`. */
+export function errorBody(status: number, message: string): { error_message: string } {
+  return {
+    error_message: JSON.stringify({ faultcode: status >= 500 ? 'Server' : 'Client', faultstring: message, debuginfo: null }),
+  };
+}
+
+export interface ApiError {
+  status: number;
+  message: string;
+  /** True for errors that are bugs (logged with their stack). */
+  internal: boolean;
+  /** The stable code of docs/errors.md, sent as `X-Ingot-Error-Code`. */
+  code?: string;
+}
+
+interface FastifyLikeError {
+  code?: string;
+  statusCode?: number;
+  message?: string;
+}
+
+/** Maps anything thrown while answering a request to the status and message the client sees. */
+export function toApiError(err: unknown, maxBodyBytes: number): ApiError {
+  if (err instanceof IngotError) return { status: err.status, message: err.message, internal: err.status >= 500, code: err.code };
+  const e = (err ?? {}) as FastifyLikeError;
+  switch (e.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { status: 400, message: `Request body is too large (limit ${maxBodyBytes} bytes).`, internal: false };
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return { status: 400, message: 'Malformed JSON body: the body is empty.', internal: false };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return { status: 415, message: `Unsupported media type: ${e.message ?? ''}. Send application/json.`, internal: false };
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return { status: 400, message: 'Request body size did not match Content-Length.', internal: false };
+    default:
+      break;
+  }
+  if (err instanceof SyntaxError) return { status: 400, message: `Malformed JSON body: ${err.message}`, internal: false };
+  if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
+    return { status: e.statusCode, message: e.message ?? 'Bad request.', internal: false };
+  }
+  return { status: 500, message: 'Internal server error; see the server log.', internal: true };
+}

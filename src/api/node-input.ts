@@ -1,0 +1,97 @@
+/**
+ * Turning what a client sends for a node (a create body, or the fields a patch changed) into the
+ * storage-level values the conductor takes, with Ironic's checks: version gating (406), names, UUIDs,
+ * boolean spellings, conductor groups, chassis.
+ */
+import type { TSchema } from 'typebox';
+import type { NodeChanges, NodeCreate } from '../db/store.js';
+import { NodeCreateBody, NodePatchedBody } from '../protocol/api/bodies.js';
+import { fail } from '../shared/errors.js';
+import type { ApiDeps } from './context.js';
+import { chassisIdFor, isValidNodeName, requireUuid } from './lookup.js';
+import { toBool } from './query.js';
+import { nodeFieldAllowed, NODE_FIELD_VERSIONS } from './serialize/node.js';
+import { checkBody, checkField } from './validate.js';
+
+const BOOL_FIELDS = new Set(['automated_clean', 'console_enabled', 'maintenance', 'retired', 'secure_boot', 'protected']);
+const DICT_FIELDS = new Set(['driver_info', 'extra', 'instance_info', 'properties', 'network_data']);
+const NON_NULL_BOOLS = new Set(['maintenance', 'protected', 'retired', 'console_enabled']);
+const CONDUCTOR_GROUP = /^[a-zA-Z0-9_\-.]*$/;
+
+/** Node fields a JSON Patch may change (Ironic's `PATCH_ALLOWED_FIELDS` plus newer ones). */
+export const NODE_PATCH_ALLOWED = [
+  'automated_clean', 'bios_interface', 'boot_interface', 'chassis_uuid', 'conductor_group', 'console_interface',
+  'deploy_interface', 'description', 'driver', 'driver_info', 'extra', 'firmware_interface', 'inspect_interface',
+  'instance_info', 'instance_uuid', 'lessee', 'maintenance', 'management_interface', 'name', 'network_data',
+  'network_interface', 'owner', 'parent_node', 'power_interface', 'properties', 'protected', 'protected_reason',
+  'raid_interface', 'rescue_interface', 'resource_class', 'retired', 'retired_reason', 'shard', 'storage_interface',
+  'vendor_interface',
+] as const;
+
+/** Throws NotAcceptable (406) when a field newer than the version carries a value (Ironic's rule). */
+export function rejectNewerFields(values: Record<string, unknown>, minor: number): void {
+  for (const [field, value] of Object.entries(values)) {
+    if (nodeFieldAllowed(field, minor)) continue;
+    if (value === null || value === undefined) continue;
+    if (field === 'conductor_group' && value === '') continue;
+    throw fail('NotAcceptable', `Field "${field}" is not acceptable at API version 1.${minor}; it needs 1.${NODE_FIELD_VERSIONS[field]}.`);
+  }
+}
+
+/** One field's wire value as the storage value; `null` becomes the field's empty value. */
+async function convert(deps: ApiDeps, field: string, value: unknown, minor: number, verb: 'create' | 'update'): Promise<[string, unknown]> {
+  if (value === null) {
+    if (DICT_FIELDS.has(field)) return [field, {}];
+    if (NON_NULL_BOOLS.has(field)) return [field, false];
+    if (field === 'conductor_group') return [field, ''];
+    if (field === 'chassis_uuid') return ['chassis_id', null];
+    if (field === 'driver') throw fail('InvalidParameterValue', "'/driver' is a mandatory attribute and can not be removed");
+    return [field, null];
+  }
+  if (BOOL_FIELDS.has(field)) return [field, toBool(field, value)];
+  switch (field) {
+    case 'name':
+      if (!isValidNodeName(value as string, minor)) {
+        throw fail('InvalidParameterValue', `Cannot ${verb} node with invalid name '${String(value)}'`);
+      }
+      return [field, value];
+    case 'uuid':
+    case 'instance_uuid':
+      return [field, requireUuid(field, value)];
+    case 'chassis_uuid':
+      return ['chassis_id', await chassisIdFor(deps, value)];
+    case 'conductor_group':
+      if (!CONDUCTOR_GROUP.test(value as string) || (value as string).length > 255) {
+        throw fail('InvalidParameterValue', `Invalid conductor_group "${String(value)}": use letters, digits, _, - and . only.`);
+      }
+      return [field, (value as string).toLowerCase()];
+    default:
+      return [field, value];
+  }
+}
+
+/** Validates a `POST /v1/nodes` body and returns what to create. */
+export async function nodeCreateFromBody(deps: ApiDeps, body: unknown, minor: number): Promise<NodeCreate> {
+  const obj = checkBody('node', body, NodeCreateBody);
+  rejectNewerFields(obj, minor);
+  const out: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(obj)) {
+    const [k, v] = await convert(deps, field, value, minor, 'create');
+    out[k] = v;
+  }
+  out.provision_state = minor < 11 ? 'available' : 'enroll';
+  return out as NodeCreate;
+}
+
+/** Validates the fields a patch changed (already type-checked by the patched schema) into NodeChanges. */
+export async function nodeChangesFromPatch(deps: ApiDeps, changed: Record<string, unknown>, minor: number): Promise<NodeChanges> {
+  const props = NodePatchedBody.properties as Record<string, TSchema>;
+  const out: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(changed)) {
+    const schema = props[field];
+    if (schema && value !== null) checkField(field, value, schema);
+    const [k, v] = await convert(deps, field, value, minor, 'update');
+    out[k] = v;
+  }
+  return out as NodeChanges;
+}

@@ -1,0 +1,123 @@
+/**
+ * JSON Patch (RFC 6902) updates with Ironic's rules (`ironic/api/args.py` `patch`,
+ * `api/controllers/v1/utils.py` `apply_jsonpatch`, `patch_validate_allowed_fields`): only add, replace
+ * and remove; internal attributes are read-only; mandatory ones cannot be removed; only the writable
+ * fields may be touched; nothing new may be added at the root. The patch is applied to the resource's
+ * API representation one operation at a time (for precise errors); the caller then sends the fields
+ * that changed to the conductor.
+ */
+import jsonpatch from 'fast-json-patch';
+import type { Operation } from 'fast-json-patch';
+import { fail } from '../shared/errors.js';
+
+export interface PatchOp {
+  op: 'add' | 'replace' | 'remove';
+  path: string;
+  value?: unknown;
+}
+
+export interface PatchRules {
+  /** Top-level fields a patch may change. */
+  allowed: readonly string[];
+  /** Fields whose removal is refused (e.g. `/driver`). */
+  mandatory: readonly string[];
+}
+
+const INTERNAL = new Set(['/created_at', '/id', '/links', '/updated_at', '/uuid']);
+const PATH_RE = /^(\/[\w-]+)+$/;
+
+/** Validates the shape of a patch document and Ironic's attribute rules; returns the operations. */
+export function parsePatch(body: unknown, rules: PatchRules): PatchOp[] {
+  if (!Array.isArray(body)) {
+    throw fail('PatchError', `Invalid patch: expected a JSON array of operations, got ${body === null ? 'null' : typeof body}.`);
+  }
+  const ops: PatchOp[] = [];
+  body.forEach((raw: unknown, i) => {
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw fail('PatchError', `Invalid patch: operation ${i} is not a JSON object.`);
+    const p = raw as Record<string, unknown>;
+    if (p.op !== 'add' && p.op !== 'replace' && p.op !== 'remove') {
+      throw fail('PatchError', `Invalid patch: operation ${i} has op ${JSON.stringify(p.op)}; expected one of add, replace, remove.`);
+    }
+    if (typeof p.path !== 'string' || !PATH_RE.test(p.path)) {
+      throw fail('PatchError', `Invalid patch: operation ${i} has path ${JSON.stringify(p.path)}; expected a JSON pointer such as /name or /driver_info/key.`);
+    }
+    if (p.op !== 'remove' && !('value' in p)) {
+      throw fail('PatchError', `Invalid patch: operation ${i} ('${p.op}' on ${p.path}): 'add' and 'replace' operations need a value.`);
+    }
+    if (INTERNAL.has(p.path)) throw fail('InvalidParameterValue', `'${p.path}' is an internal attribute and can not be updated`);
+    if (p.op === 'remove' && rules.mandatory.includes(p.path)) {
+      throw fail('InvalidParameterValue', `'${p.path}' is a mandatory attribute and can not be removed`);
+    }
+    const top = p.path.split('/')[1] as string;
+    if (!rules.allowed.includes(top)) {
+      throw fail('InvalidParameterValue', `Cannot patch ${p.path}. Only the following can be updated: ${rules.allowed.join(', ')}`);
+    }
+    ops.push(p.op === 'remove' ? { op: 'remove', path: p.path } : { op: p.op, path: p.path, value: p.value });
+  });
+  return ops;
+}
+
+/** Values the patch sets at exactly `path` (Ironic's `get_patch_values`). */
+export function patchValues(ops: readonly PatchOp[], path: string): unknown[] {
+  return ops.filter((p) => p.path === path && p.op !== 'remove').map((p) => p.value);
+}
+
+/** True when the patch touches `path` or anything under it. */
+export function touches(ops: readonly PatchOp[], path: string): boolean {
+  return ops.some((p) => p.path === path || p.path.startsWith(`${path}/`));
+}
+
+/** Applies `ops` to `doc` (a private copy), one at a time, naming the operation that failed. */
+export function applyPatch(doc: Record<string, unknown>, ops: readonly PatchOp[]): Record<string, unknown> {
+  for (const p of ops) {
+    if (p.op === 'add' && p.path.split('/').length === 2 && !(p.path.slice(1) in doc)) {
+      throw fail('InvalidParameterValue', `Adding a new attribute (${p.path}) to the root of the resource is not allowed`);
+    }
+  }
+  let current = doc;
+  for (const p of ops) {
+    try {
+      current = jsonpatch.applyOperation(current, p as Operation, true, true, true).newDocument;
+    } catch (err) {
+      throw fail('PatchError', `Couldn't apply patch '${pythonRepr(p)}'. Reason: ${patchFailure(p, err)}`);
+    }
+  }
+  return current;
+}
+
+/** The reason Ironic (python-jsonpatch) gives for an operation that cannot apply. */
+function patchFailure(p: PatchOp, err: unknown): string {
+  const last = p.path.split('/').pop() ?? '';
+  const name = (err as { name?: string } | null)?.name;
+  if (name === 'OPERATION_PATH_UNRESOLVABLE' && (p.op === 'remove' || p.op === 'replace')) {
+    return `can't ${p.op} a non-existent object '${last}'`;
+  }
+  const message = err instanceof Error ? err.message.split('\n')[0] : String(err);
+  return message ?? 'the path does not exist';
+}
+
+/** A value written the way Python prints it (Ironic's messages quote patches as Python dicts). */
+export function pythonRepr(value: unknown): string {
+  if (value === null || value === undefined) return 'None';
+  if (value === true) return 'True';
+  if (value === false) return 'False';
+  if (typeof value === 'string') return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+  if (Array.isArray(value)) return `[${value.map(pythonRepr).join(', ')}]`;
+  if (typeof value === 'object') {
+    return `{${Object.entries(value).map(([k, v]) => `${pythonRepr(k)}: ${pythonRepr(v)}`).join(', ')}}`;
+  }
+  return String(value);
+}
+
+/**
+ * The top-level `fields` whose value differs between `before` and `after`; a removed field maps to
+ * `null` (the caller turns that into the field's empty value).
+ */
+export function changedFields(before: Record<string, unknown>, after: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of fields) {
+    const a = f in after ? after[f] : null;
+    if (JSON.stringify(before[f] ?? null) !== JSON.stringify(a ?? null)) out[f] = a ?? null;
+  }
+  return out;
+}

@@ -1,0 +1,200 @@
+/**
+ * Test support for the API: a small hand-written ConductorClient that applies every change straight
+ * to a real store (no drivers, no background work: provision verbs run to their stable state at
+ * once), and `createTestApi()` which opens a temporary SQLite store and builds the app on it.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type {
+  BootDeviceState, ConductorClient, ConsoleState, DriverInfo, InterfaceValidation, PowerTarget, ProvisionOptions,
+} from '../conductor/client.js';
+import type { ApiConfig } from '../config/api.js';
+import { openStore } from '../db/open-store.js';
+import type { NodeChanges, NodeCreate, PortChanges, PortCreate, PortgroupChanges, PortgroupCreate, Store } from '../db/store.js';
+import type { BootDevice, InterfaceName, JsonObject, Node, Port, Portgroup } from '../domain/node.js';
+import { INTERFACES } from '../domain/node.js';
+import { DELETE_ALLOWED_STATES, STATES, transition, VERBS, type ProvisionState, type ProvisionVerb } from '../domain/states.js';
+import { fail } from '../shared/errors.js';
+import { silentLogger } from '../shared/logger.js';
+import { buildApp } from './app.js';
+
+const DRIVERS = ['fake-hardware', 'manual-management'];
+
+/** A ConductorClient that acts on the store directly; records the calls it received. */
+export class FakeConductor implements ConductorClient {
+  readonly hostname = 'test-conductor';
+  readonly calls: string[] = [];
+  private readonly bootDevices = new Map<string, BootDeviceState>();
+
+  constructor(private readonly store: Store) {}
+
+  async createNode(values: NodeCreate): Promise<Node> {
+    this.calls.push('createNode');
+    if (!DRIVERS.includes(values.driver)) throw fail('NoValidHost', `No valid host was found. Reason: No conductor service registered which supports driver ${values.driver}.`);
+    return this.store.nodes.create(values);
+  }
+
+  async updateNode(ident: string, changes: NodeChanges): Promise<Node> {
+    this.calls.push('updateNode');
+    if (changes.driver !== undefined && !DRIVERS.includes(changes.driver)) throw fail('NoValidHost', `No conductor supports driver ${changes.driver}.`);
+    return this.store.nodes.update((await this.store.nodes.get(ident)).uuid, changes);
+  }
+
+  async destroyNode(ident: string): Promise<void> {
+    this.calls.push('destroyNode');
+    const node = await this.store.nodes.get(ident);
+    if (!DELETE_ALLOWED_STATES.includes(node.provision_state) && !node.maintenance) {
+      throw fail('InvalidState', `Can not delete node "${node.uuid}" while it is in provision state "${node.provision_state}". Valid provision states to perform deletion are: ${DELETE_ALLOWED_STATES.join(', ')}, or the node must be in maintenance mode.`);
+    }
+    await this.store.nodes.delete(node.uuid);
+  }
+
+  async setPowerState(ident: string, target: PowerTarget): Promise<void> {
+    this.calls.push(`setPowerState:${target}`);
+    const state = target === 'power on' || target === 'rebooting' || target === 'soft rebooting' ? 'power on' : 'power off';
+    await this.store.nodes.update((await this.store.nodes.get(ident)).uuid, { power_state: state, target_power_state: null });
+  }
+
+  async doProvisionAction(ident: string, verb: ProvisionVerb, _options: ProvisionOptions): Promise<void> {
+    this.calls.push(`doProvisionAction:${verb}`);
+    const node = await this.store.nodes.get(ident);
+    let state: ProvisionState | undefined = transition(node.provision_state, VERBS[verb].event);
+    if (!state) {
+      throw fail('InvalidStateRequested', `The requested action "${verb}" can not be performed on node "${node.uuid}" while it is in state "${node.provision_state}".`);
+    }
+    // Run to the next stable state at once: done (or clean, after deleting).
+    for (let i = 0; i < 5 && !STATES[state].stable; i++) state = transition(state, 'done') ?? transition(state, 'clean') ?? state;
+    await this.store.nodes.update(node.uuid, { provision_state: state, target_provision_state: null });
+  }
+
+  async validate(): Promise<Record<InterfaceName, InterfaceValidation>> {
+    const out = {} as Record<InterfaceName, InterfaceValidation>;
+    for (const i of INTERFACES) out[i] = i === 'rescue' ? { result: null, reason: 'not supported' } : { result: true, reason: null };
+    return out;
+  }
+
+  async setMaintenance(ident: string, enabled: boolean, reason?: string | null): Promise<void> {
+    this.calls.push(`setMaintenance:${enabled}`);
+    await this.store.nodes.update((await this.store.nodes.get(ident)).uuid, { maintenance: enabled, maintenance_reason: enabled ? (reason ?? null) : null });
+  }
+
+  async getBootDevice(ident: string): Promise<BootDeviceState> {
+    return this.bootDevices.get(ident) ?? { boot_device: null, persistent: null };
+  }
+
+  async setBootDevice(ident: string, device: BootDevice, persistent: boolean): Promise<void> {
+    this.bootDevices.set(ident, { boot_device: device, persistent });
+  }
+
+  async getSupportedBootDevices(): Promise<BootDevice[]> {
+    return ['pxe', 'disk'];
+  }
+
+  async setTargetRaidConfig(ident: string, config: JsonObject): Promise<void> {
+    await this.store.nodes.update(ident, { target_raid_config: config });
+  }
+
+  async getConsole(ident: string): Promise<ConsoleState> {
+    const n = await this.store.nodes.get(ident);
+    return { console_enabled: n.console_enabled, console_info: n.console_enabled ? { type: 'socat', url: 'tcp://127.0.0.1:8000' } : null };
+  }
+
+  async setConsoleMode(ident: string, enabled: boolean): Promise<void> {
+    await this.store.nodes.update(ident, { console_enabled: enabled });
+  }
+
+  async setTraits(ident: string, traits: string[]): Promise<string[]> {
+    await this.store.nodes.setTraits((await this.store.nodes.get(ident)).id, traits);
+    return traits;
+  }
+
+  async addTrait(ident: string, trait: string): Promise<void> {
+    const n = await this.store.nodes.get(ident);
+    await this.store.nodes.setTraits(n.id, [...new Set([...n.traits, trait])]);
+  }
+
+  async removeTrait(ident: string, trait: string): Promise<void> {
+    const n = await this.store.nodes.get(ident);
+    await this.store.nodes.setTraits(n.id, n.traits.filter((t) => t !== trait));
+  }
+
+  createPort(values: PortCreate): Promise<Port> {
+    this.calls.push('createPort');
+    return this.store.ports.create(values);
+  }
+  updatePort(uuid: string, changes: PortChanges): Promise<Port> {
+    this.calls.push('updatePort');
+    return this.store.ports.update(uuid, changes);
+  }
+  destroyPort(uuid: string): Promise<void> {
+    this.calls.push('destroyPort');
+    return this.store.ports.delete(uuid);
+  }
+  createPortgroup(values: PortgroupCreate): Promise<Portgroup> {
+    return this.store.portgroups.create(values);
+  }
+  updatePortgroup(uuid: string, changes: PortgroupChanges): Promise<Portgroup> {
+    return this.store.portgroups.update(uuid, changes);
+  }
+  destroyPortgroup(uuid: string): Promise<void> {
+    return this.store.portgroups.delete(uuid);
+  }
+
+  async listDrivers(): Promise<DriverInfo[]> {
+    return DRIVERS.map((name) => this.driver(name));
+  }
+
+  async getDriver(name: string): Promise<DriverInfo> {
+    if (!DRIVERS.includes(name)) throw fail('DriverNotFound', `Could not find the following driver(s) or hardware type(s): ${name}.`);
+    return this.driver(name);
+  }
+
+  async driverProperties(name: string): Promise<Record<string, string>> {
+    await this.getDriver(name);
+    return { deploy_kernel: 'UUID or URL of the deploy kernel. Required.', fake_power_delay_s: 'Delay of fake power actions. Optional.' };
+  }
+
+  conductorFor(): string | null {
+    return this.hostname;
+  }
+
+  private driver(name: string): DriverInfo {
+    const interfaces = {} as DriverInfo['interfaces'];
+    for (const i of INTERFACES) interfaces[i] = { enabled: ['fake', 'no-' + i], default: 'fake' };
+    return { name, hosts: [this.hostname], interfaces };
+  }
+}
+
+/** An API on a fresh temporary SQLite store. */
+export interface TestApi {
+  app: FastifyInstance;
+  store: Store;
+  conductor: FakeConductor;
+  close(): Promise<void>;
+}
+
+/** Test API config: the defaults with overrides. */
+export function testApiConfig(overrides: Partial<ApiConfig> = {}): ApiConfig {
+  return { host: '127.0.0.1', port: 0, public_url: '', max_limit: 1000, max_body_bytes: 1048576, conductor_alive_timeout_s: 60, ...overrides };
+}
+
+/** Opens a temporary store and builds the app with a {@link FakeConductor}. */
+export async function createTestApi(overrides: Partial<ApiConfig> = {}): Promise<TestApi> {
+  const dir = await mkdtemp(join(tmpdir(), 'ingot-api-'));
+  const store = await openStore({ dataDir: dir });
+  const conductor = new FakeConductor(store);
+  const app = buildApp({ store, conductor, config: testApiConfig(overrides), logger: silentLogger() });
+  await app.ready();
+  return {
+    app,
+    store,
+    conductor,
+    async close() {
+      await app.close();
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}

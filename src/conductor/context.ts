@@ -1,0 +1,52 @@
+/** What every part of the conductor shares: storage, configuration, drivers, workers, identity. */
+import type { ConductorConfig } from '../config/conductor.js';
+import type { Store } from '../db/store.js';
+import type { Node } from '../domain/node.js';
+import type { DriverRegistry } from '../drivers/registry.js';
+import type { Clock } from '../shared/clock.js';
+import type { Logger } from '../shared/logger.js';
+import { HashRing } from './hash-ring.js';
+import type { WorkerPool } from './workers.js';
+
+export interface ConductorContext {
+  readonly store: Store;
+  readonly config: Readonly<ConductorConfig>;
+  readonly logger: Logger;
+  readonly clock: Clock;
+  readonly hostname: string;
+  readonly registry: DriverRegistry;
+  readonly pool: WorkerPool;
+  readonly rings: RingCache;
+  /** This conductor's row id once registered (written into conductor_affinity on deploy). */
+  conductorId: number | null;
+}
+
+/**
+ * Hash rings per conductor group and hardware type, rebuilt from the conductors table on start and at
+ * every heartbeat (`conductorFor` must answer synchronously).
+ */
+export class RingCache {
+  private rings = new Map<string, HashRing>();
+
+  constructor(private readonly store: Store) {}
+
+  /** Reloads the online conductors; `staleBefore` (ISO) excludes conductors silent since then. */
+  async refresh(staleBefore?: string): Promise<void> {
+    const all = await this.store.conductors.list({ limit: 10_000 });
+    const rings = new Map<string, string[]>();
+    for (const c of all) {
+      if (!c.online) continue;
+      if (staleBefore && c.updated_at && c.updated_at < staleBefore) continue;
+      for (const driver of c.drivers) {
+        const key = `${c.conductor_group}\u0000${driver}`;
+        rings.set(key, [...(rings.get(key) ?? []), c.hostname]);
+      }
+    }
+    this.rings = new Map([...rings].map(([k, hosts]) => [k, new HashRing(hosts)]));
+  }
+
+  /** The conductor that manages `node`, or null when none serves its group and driver. */
+  hostFor(node: Pick<Node, 'uuid' | 'driver' | 'conductor_group'>): string | null {
+    return this.rings.get(`${node.conductor_group}\u0000${node.driver}`)?.hostFor(node.uuid) ?? null;
+  }
+}

@@ -1,0 +1,40 @@
+/** `abort` and `unhold`: leaving the wait and hold states on request. */
+import { S, type ProvisionState } from '../../domain/states.js';
+import { fail } from '../../shared/errors.js';
+import type { Task } from '../task.js';
+import { resumeAfterHold } from './phases.js';
+
+const ABORT_TEXT: Partial<Record<ProvisionState, string>> = {
+  [S.CLEANWAIT]: 'By request, the clean operation was aborted. Move the node to manageable and clean or provide it again.',
+  [S.CLEANHOLD]: 'By request, the clean operation was aborted. Move the node to manageable and clean or provide it again.',
+  [S.INSPECTWAIT]: 'By request, the inspection was aborted. Inspect the node again or move it to manageable.',
+  [S.RESCUEWAIT]: 'By request, the rescue operation was aborted. Rescue again or unrescue the node.',
+  [S.DEPLOYWAIT]: 'By request, the deploy operation was aborted. Deploy again or undeploy the node.',
+  [S.DEPLOYHOLD]: 'By request, the deploy operation was aborted. Deploy again or undeploy the node.',
+  [S.SERVICEWAIT]: 'By request, the service operation was aborted. Service again or abort to return the node to active.',
+  [S.SERVICEHOLD]: 'By request, the service operation was aborted. Service again or abort to return the node to active.',
+};
+
+/** Aborts the wait/hold the node is in (the caller checked the transition exists). */
+export async function abortAction(task: Task): Promise<void> {
+  const state = task.node.provision_state;
+  task.set({ clean_step: {}, deploy_step: {}, service_step: {} });
+  if (state === S.SERVICEFAIL) {
+    await task.process('abort', { lastError: null });
+    return;
+  }
+  const text = ABORT_TEXT[state];
+  if (!text) throw fail('InvalidStateRequested', `The requested action "abort" can not be performed on node "${task.node.uuid}" while it is in state "${state}".`);
+  await task.process('abort', { lastError: text });
+}
+
+/**
+ * `* hold` -> `* wait`. Drivers driven by the ramdisk agent continue on its next heartbeat; others
+ * (fake) have no agent, so the conductor resumes the saved steps itself.
+ */
+export async function unholdAction(task: Task): Promise<((signal: AbortSignal) => Promise<void>) | null> {
+  const keepTarget = task.node.target_provision_state === S.MANAGEABLE ? { target: S.MANAGEABLE } : {};
+  await task.process('unhold', keepTarget);
+  if (task.driver.deploy.waitsForAgent) return null;
+  return (signal) => resumeAfterHold(task, signal);
+}

@@ -1,0 +1,208 @@
+/**
+ * The slow parts of the provision flows, each run in a worker while the task holds the node lock. They
+ * start in the busy state the request moved the node to and end with the `done` (or `wait`/`hold`)
+ * transition; errors propagate to the flow's error handler (run.ts).
+ */
+import type { JsonObject } from '../../domain/node.js';
+import { S } from '../../domain/states.js';
+import { isoTime } from '../../shared/clock.js';
+import type { Task } from '../task.js';
+import { checkAborted, reasonOf } from './run.js';
+import { runSteps, storeSteps, type Step } from './steps.js';
+
+/** enroll -> verifying -> manageable: the power credentials must work. */
+export async function verify(task: Task, signal: AbortSignal): Promise<void> {
+  const dt = task.driverTask(signal);
+  await task.driver.power.validate(dt);
+  await task.driver.management.validate(dt);
+  const power = await task.driver.power.getPowerState(dt);
+  task.set({ power_state: power });
+  await task.process('done', { lastError: null });
+}
+
+/** inspecting -> manageable (or inspect wait when the inspector waits for the agent). */
+export async function inspect(task: Task, signal: AbortSignal): Promise<void> {
+  task.set({ inspection_started_at: isoTime(task.ctx.clock.now()), inspection_finished_at: null });
+  await task.save();
+  const result = await task.driver.inspect.inspectHardware(task.driverTask(signal));
+  if (result === 'wait') {
+    await task.process('wait');
+    return;
+  }
+  task.set({ inspection_finished_at: isoTime(task.ctx.clock.now()) });
+  await task.process('done', { lastError: null });
+}
+
+async function powerOff(task: Task, signal: AbortSignal): Promise<void> {
+  await task.driver.power.setPowerState(task.driverTask(signal), 'power off');
+  await task.setPower('power off');
+}
+
+/** Ends cleaning: tear down, power off, then available (automated) or manageable (manual). */
+export async function finishCleaning(task: Task, signal: AbortSignal): Promise<void> {
+  const manual = task.node.target_provision_state === S.MANAGEABLE;
+  await task.driver.deploy.tearDownCleaning(task.driverTask(signal));
+  await powerOff(task, signal);
+  checkAborted(signal);
+  await task.process(manual ? 'manage' : 'done', { lastError: null });
+}
+
+/**
+ * cleaning -> available|manageable. Automated cleaning runs only when the node does not disable it
+ * (`automated_clean` false) and the conductor's `automated_clean` is on (a node's true wins).
+ */
+export async function clean(task: Task, signal: AbortSignal, manualSteps: Step[] | null): Promise<void> {
+  if (!manualSteps) {
+    const enabled = task.node.automated_clean ?? task.ctx.config.automated_clean;
+    if (!enabled) {
+      await task.process('done', { lastError: null });
+      return;
+    }
+  }
+  storeSteps(task, 'clean', manualSteps ?? []);
+  await task.save();
+  const target = manualSteps ? S.MANAGEABLE : undefined;
+  if ((await task.driver.deploy.prepareCleaning(task.driverTask(signal))) === 'wait') {
+    await task.process('wait', target ? { target } : {});
+    return;
+  }
+  if ((await runSteps(task, 'clean', signal, target)) !== 'done') return;
+  await finishCleaning(task, signal);
+}
+
+/** Ends a deployment: boot the instance, tenant network, power on, active. */
+export async function finishDeploy(task: Task, signal: AbortSignal): Promise<void> {
+  const dt = task.driverTask(signal);
+  await task.driver.boot.prepareInstance(dt);
+  await task.driver.network.configureTenantNetworks(dt);
+  await task.driver.power.setPowerState(dt, 'power on');
+  await task.setPower('power on');
+  checkAborted(signal);
+  task.set({ conductor_affinity: task.ctx.conductorId, deploy_step: {} });
+  await task.process('done', { lastError: null });
+}
+
+/** deploying -> active: deploy steps (the interface's `deploy` at priority 100 plus the user's), then finish. */
+export async function deploy(task: Task, signal: AbortSignal, userSteps: Step[]): Promise<void> {
+  const dt = task.driverTask(signal);
+  const steps = [{ interface: 'deploy', step: 'deploy', args: {}, priority: 100 } as Step, ...userSteps]
+    .map((s, i) => ({ s, i }))
+    .sort((a, b) => b.s.priority - a.s.priority || a.i - b.i)
+    .map(({ s }) => s);
+  storeSteps(task, 'deploy', steps);
+  await task.save();
+  await task.driver.storage.attachVolumes(dt);
+  await task.driver.deploy.prepare(dt);
+  if ((await runSteps(task, 'deploy', signal)) !== 'done') return;
+  await finishDeploy(task, signal);
+}
+
+/** deleting -> cleaning -> available: power off, tear the instance down, forget it, clean. */
+export async function tearDown(task: Task, signal: AbortSignal): Promise<void> {
+  const dt = task.driverTask(signal);
+  await task.driver.network.unconfigureTenantNetworks(dt);
+  await powerOff(task, signal);
+  await task.driver.deploy.tearDown(dt);
+  await task.driver.boot.cleanUpInstance(dt);
+  await task.driver.storage.detachVolumes(dt);
+  await task.driver.deploy.cleanUp(dt);
+  const info = { ...task.node.driver_internal_info };
+  for (const key of ['deploy_steps_pending', 'deploy_step_index', 'is_whole_disk_image', 'root_uuid_or_disk_id']) delete info[key];
+  task.set({ instance_info: {}, instance_uuid: null, driver_internal_info: info, deploy_step: {}, conductor_affinity: null });
+  checkAborted(signal);
+  await task.process('clean');
+  await clean(task, signal, null);
+}
+
+/** adopting -> active: take the running machine over without touching it. */
+export async function adopt(task: Task, signal: AbortSignal): Promise<void> {
+  const dt = task.driverTask(signal);
+  await task.driver.deploy.takeOver(dt);
+  task.set({ power_state: await task.driver.power.getPowerState(dt), conductor_affinity: task.ctx.conductorId });
+  await task.process('done', { lastError: null });
+}
+
+/** rescuing -> rescue (or rescue wait). */
+export async function rescue(task: Task, signal: AbortSignal): Promise<void> {
+  const result = await task.driver.rescue.rescue(task.driverTask(signal));
+  await task.process(result === 'wait' ? 'wait' : 'done', result === 'wait' ? {} : { lastError: null });
+}
+
+/** unrescuing -> active: the rescue password is forgotten. */
+export async function unrescue(task: Task, signal: AbortSignal): Promise<void> {
+  await task.driver.rescue.unrescue(task.driverTask(signal));
+  const info: JsonObject = { ...task.node.instance_info };
+  delete info['rescue_password'];
+  delete info['hashed_rescue_password'];
+  task.set({ instance_info: info });
+  await task.process('done', { lastError: null });
+}
+
+/** servicing -> active: the service steps on a deployed machine. */
+export async function service(task: Task, signal: AbortSignal, steps: Step[]): Promise<void> {
+  storeSteps(task, 'service', steps);
+  await task.save();
+  if ((await runSteps(task, 'service', signal)) !== 'done') return;
+  task.set({ service_step: {} });
+  await task.process('done', { lastError: null });
+}
+
+/** After `unhold`: `* wait` -> resume -> continue the saved steps and finish the phase. */
+export async function resumeAfterHold(task: Task, signal: AbortSignal): Promise<void> {
+  const state = task.node.provision_state;
+  if (state === S.CLEANWAIT) {
+    const target = task.node.target_provision_state === S.MANAGEABLE ? S.MANAGEABLE : undefined;
+    await task.process('resume', target ? { target } : {});
+    if ((await runSteps(task, 'clean', signal, target)) === 'done') await finishCleaning(task, signal);
+  } else if (state === S.DEPLOYWAIT) {
+    await task.process('resume');
+    if ((await runSteps(task, 'deploy', signal)) === 'done') await finishDeploy(task, signal);
+  } else if (state === S.SERVICEWAIT) {
+    await task.process('resume');
+    if ((await runSteps(task, 'service', signal)) === 'done') {
+      task.set({ service_step: {} });
+      await task.process('done', { lastError: null });
+    }
+  }
+}
+
+/** `last_error` for a failure of the phase the node is in, with what to do next. */
+export function describeFailure(task: Task, err: unknown): string {
+  const uuid = task.node.uuid;
+  const reason = reasonOf(err);
+  switch (task.node.provision_state) {
+    case S.VERIFYING:
+      return `Failed to verify node ${uuid}: ${reason} Check driver_info (power credentials) and run "manage" again.`;
+    case S.INSPECTING:
+    case S.INSPECTWAIT:
+      return `Failed to inspect hardware. Reason: ${reason} Fix the cause, then "inspect" again or "manage" the node.`;
+    case S.CLEANING:
+    case S.CLEANWAIT:
+      return `Failed to clean node ${uuid}: ${reason} Fix the cause, unset maintenance, then "manage" and "provide" the node again.`;
+    case S.DEPLOYING:
+    case S.DEPLOYWAIT:
+      return `Failed to deploy node ${uuid}: ${reason} Fix the cause and deploy again, or undeploy the node.`;
+    case S.DELETING:
+      return `Failed to tear down node ${uuid}: ${reason} Fix the cause and undeploy again.`;
+    case S.ADOPTING:
+      return `Error while attempting to adopt node ${uuid}: ${reason} Check driver_info and instance_info, then "adopt" again or "manage" the node.`;
+    case S.RESCUING:
+    case S.RESCUEWAIT:
+      return `Failed to rescue node ${uuid}: ${reason} Fix the cause and rescue again, or unrescue the node.`;
+    case S.UNRESCUING:
+      return `Failed to unrescue node ${uuid}: ${reason} Fix the cause and unrescue again.`;
+    case S.SERVICING:
+    case S.SERVICEWAIT:
+      return `Failed to service node ${uuid}: ${reason} Fix the cause and service again, or abort.`;
+    default:
+      return `Operation on node ${uuid} failed in state ${task.node.provision_state}: ${reason}`;
+  }
+}
+
+/** Extra changes of a failure: a failed cleaning puts the node in maintenance with fault `clean failure` (Ironic). */
+export function failureExtras(task: Task): void {
+  const state = task.node.provision_state;
+  if (state === S.CLEANING || state === S.CLEANWAIT) {
+    task.set({ maintenance: true, fault: 'clean failure', maintenance_reason: 'Cleaning failed; see last_error.' });
+  }
+}

@@ -1,0 +1,170 @@
+/**
+ * `PUT …/states/provision`: checks the request under the node lock (state, maintenance, protection,
+ * required arguments, driver validation — all answered synchronously as 4xx), reserves a worker, makes
+ * the first transition and runs the slow part in the worker. Resolves once the work is accepted.
+ */
+import type { JsonObject } from '../../domain/node.js';
+import { S, transition, VERBS, type ProvisionEvent, type ProvisionState, type ProvisionVerb } from '../../domain/states.js';
+import type { DriverInterface } from '../../drivers/interfaces/base.js';
+import { fail, IngotError, messageOf } from '../../shared/errors.js';
+import type { ProvisionOptions } from '../client.js';
+import type { ConductorContext } from '../context.js';
+import { Task } from '../task.js';
+import { abortAction, unholdAction } from './abort-unhold.js';
+import * as phase from './phases.js';
+import { startFlow, type FlowHandlers } from './run.js';
+import { checkStepsAvailable, parseSteps, type Step } from './steps.js';
+
+/** Transitions of the table the conductor makes itself, never on request. */
+const INTERNAL_ONLY: ReadonlyArray<[ProvisionState, ProvisionEvent]> = [[S.CLEANING, 'manage']];
+
+/** Verbs refused while the node is in maintenance (Ironic's NodeInMaintenance). */
+const NOT_IN_MAINTENANCE: ReadonlySet<ProvisionVerb> = new Set(['active', 'deploy', 'rebuild', 'clean', 'rescue', 'unrescue', 'service', 'provide']);
+
+/** Verbs a protected node refuses. */
+const PROTECTED_REFUSES: ReadonlySet<ProvisionVerb> = new Set(['rebuild', 'deleted', 'undeploy']);
+
+function invalidState(verb: string, task: Task): IngotError {
+  return fail('InvalidStateRequested', `The requested action "${verb}" can not be performed on node "${task.node.uuid}" while it is in state "${task.node.provision_state}".`);
+}
+
+async function validateAll(task: Task, what: string, ifaces: Array<keyof Task['driver'] & string>): Promise<void> {
+  const dt = task.driverTask();
+  const errors: string[] = [];
+  for (const name of ifaces) {
+    try {
+      await (task.driver[name as 'power'] as DriverInterface).validate(dt);
+    } catch (err) {
+      if (err instanceof IngotError && err.code === 'UnsupportedDriverExtension') throw err;
+      errors.push(`${name}: ${messageOf(err)}`);
+    }
+  }
+  if (errors.length > 0) {
+    throw fail('InvalidParameterValue', `Failed to validate ${what} for node ${task.node.uuid}. Errors: ${errors.join('; ')}`);
+  }
+}
+
+type Slow = (signal: AbortSignal) => Promise<void>;
+
+/**
+ * Checks and begins `verb` on a locked task: returns the slow part to run in a worker, or null when the
+ * action completed synchronously.
+ */
+async function begin(task: Task, verb: ProvisionVerb, options: ProvisionOptions): Promise<Slow | null> {
+  const node = task.node;
+  const event = VERBS[verb].event;
+  switch (verb) {
+    case 'manage':
+      if (node.provision_state === S.ENROLL) {
+        await task.process('manage', { lastError: null });
+        return (signal) => phase.verify(task, signal);
+      }
+      await task.process('manage');
+      return null;
+    case 'inspect':
+      await validateAll(task, 'power and inspect interfaces', ['power', 'inspect']);
+      await task.process('inspect', { lastError: null });
+      return (signal) => phase.inspect(task, signal);
+    case 'provide':
+      await task.process('provide', { lastError: null });
+      return (signal) => phase.clean(task, signal, null);
+    case 'clean': {
+      if (options.clean_steps === undefined) {
+        throw fail('InvalidParameterValue', '"clean_steps" is required when setting target provision state to clean');
+      }
+      const steps = parseSteps('clean', options.clean_steps);
+      checkStepsAvailable(task, 'clean', steps);
+      await validateAll(task, 'power and management interfaces', ['power', 'management']);
+      await task.process('clean', { lastError: null, target: S.MANAGEABLE });
+      return (signal) => phase.clean(task, signal, steps);
+    }
+    case 'active':
+    case 'deploy':
+    case 'rebuild': {
+      const steps: Step[] = options.deploy_steps === undefined ? [] : parseSteps('deploy', options.deploy_steps);
+      checkStepsAvailable(task, 'deploy', steps);
+      await validateAll(task, 'deploy or power info', ['power', 'deploy', 'boot', 'network', 'storage']);
+      const info: JsonObject = { ...node.instance_info };
+      if (options.configdrive !== undefined && options.configdrive !== null) info['configdrive'] = options.configdrive as JsonObject;
+      task.set({ instance_info: info });
+      await task.process(event, { lastError: null });
+      return (signal) => phase.deploy(task, signal, steps);
+    }
+    case 'deleted':
+    case 'undeploy':
+      await validateAll(task, 'power info', ['power']);
+      await task.process('delete', { lastError: null });
+      return (signal) => phase.tearDown(task, signal);
+    case 'adopt':
+      await validateAll(task, 'deploy or power info', ['power', 'boot', 'deploy']);
+      await task.process('adopt', { lastError: null });
+      return (signal) => phase.adopt(task, signal);
+    case 'rescue': {
+      const password = options.rescue_password;
+      if (typeof password !== 'string' || password.trim() === '') {
+        throw fail('MissingParameterValue', "A non-empty 'rescue_password' is required when setting target provision state to rescue");
+      }
+      await validateAll(task, 'rescue and power interfaces', ['power', 'rescue']);
+      task.set({ instance_info: { ...node.instance_info, rescue_password: password } });
+      await task.process('rescue', { lastError: null });
+      return (signal) => phase.rescue(task, signal);
+    }
+    case 'unrescue':
+      await validateAll(task, 'rescue and power interfaces', ['power', 'rescue']);
+      await task.process('unrescue', { lastError: null });
+      return (signal) => phase.unrescue(task, signal);
+    case 'service': {
+      if (options.service_steps === undefined) {
+        throw fail('InvalidParameterValue', '"service_steps" is required when setting target provision state to service');
+      }
+      const steps = parseSteps('service', options.service_steps);
+      checkStepsAvailable(task, 'service', steps);
+      await task.process('service', { lastError: null });
+      return (signal) => phase.service(task, signal, steps);
+    }
+    case 'abort':
+      await abortAction(task);
+      return null;
+    case 'unhold':
+      return unholdAction(task);
+  }
+}
+
+/** Handles `verb` on node `ident` (see module doc). */
+export async function doProvisionAction(ctx: ConductorContext, ident: string, verb: ProvisionVerb, options: ProvisionOptions): Promise<void> {
+  const task = await Task.acquire(ctx, ident);
+  let handedOver = false;
+  try {
+    const node = task.node;
+    const event = VERBS[verb].event;
+    const internal = INTERNAL_ONLY.some(([s, e]) => s === node.provision_state && e === event);
+    if (!transition(node.provision_state, event) || internal) throw invalidState(verb, task);
+    if (node.maintenance && NOT_IN_MAINTENANCE.has(verb)) {
+      throw fail('NodeInMaintenance', `The ${verb} operation can't be performed on node ${node.uuid} because it's in maintenance mode.`);
+    }
+    if (node.protected && PROTECTED_REFUSES.has(verb)) {
+      throw fail('NodeProtected', `Node ${node.uuid} is protected and cannot be undeployed, rebuilt or deleted`);
+    }
+    const slot = ctx.pool.reserve(`${verb} ${node.uuid}`);
+    let slow: Slow | null;
+    try {
+      slow = await begin(task, verb, options);
+    } catch (err) {
+      slot.cancel();
+      throw err;
+    }
+    if (!slow) {
+      slot.cancel();
+      return;
+    }
+    const handlers: FlowHandlers = {
+      run: slow,
+      describe: (err) => phase.describeFailure(task, err),
+      onFailure: (t) => phase.failureExtras(t),
+    };
+    startFlow(task, slot, `${verb} ${node.uuid}`, handlers);
+    handedOver = true;
+  } finally {
+    if (!handedOver) await task.release();
+  }
+}

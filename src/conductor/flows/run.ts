@@ -1,0 +1,71 @@
+/**
+ * Running a flow in the background: the request thread takes the lock, checks the request, reserves a
+ * worker and makes the first transition; the worker does the slow part and always ends by releasing the
+ * lock. A flow that throws goes through its error handler, which moves the node to the failure state of
+ * where it was with `last_error` saying what happened and what to do.
+ */
+import { failureStateOf, type ProvisionState } from '../../domain/states.js';
+import { IngotError, messageOf } from '../../shared/errors.js';
+import type { Task } from '../task.js';
+import type { WorkerSlot } from '../workers.js';
+
+/** Thrown into running flows (as the abort reason) when the conductor stops before they finish. */
+export class ConductorStopping extends Error {
+  constructor(readonly hostname: string) {
+    super(`the conductor ${hostname} is stopping`);
+    this.name = 'ConductorStopping';
+  }
+}
+
+/** `last_error` for work that was cut off by the conductor going away. */
+export function abandonedMessage(state: ProvisionState, host: string): string {
+  return `${state} failed: the conductor ${host} stopped while the operation was in progress and it cannot be resumed. Retry the operation.`;
+}
+
+/** The last_error text of an error. */
+export function reasonOf(err: unknown): string {
+  const text = messageOf(err);
+  return text.endsWith('.') ? text : `${text}.`;
+}
+
+export interface FlowHandlers {
+  /** The slow part; runs in a worker while the task keeps the lock. */
+  run(signal: AbortSignal): Promise<void>;
+  /** Text of last_error for a failure (without the abandon case, handled here). */
+  describe(err: unknown): string;
+  /** Extra changes on failure (e.g. maintenance with a fault after a cleaning failure). */
+  onFailure?(task: Task): void;
+}
+
+/** Starts `handlers.run` in `slot`; the task is released when the worker ends, however it ends. */
+export function startFlow(task: Task, slot: WorkerSlot, name: string, handlers: FlowHandlers): void {
+  slot.start(async (signal) => {
+    try {
+      await handlers.run(signal);
+    } catch (err) {
+      await failTask(task, signal.aborted ? abandonedMessage(task.node.provision_state, task.ctx.hostname) : handlers.describe(err), signal.aborted ? undefined : handlers.onFailure).catch(
+        (e2: unknown) => task.ctx.logger.error({ err: e2, node: task.node.uuid }, `flow ${name}: error handler failed: ${messageOf(e2)}`),
+      );
+      if (!signal.aborted) task.ctx.logger.warn({ err, node: task.node.uuid }, `flow ${name} failed: ${messageOf(err)}`);
+    } finally {
+      await task.release().catch((e3: unknown) => task.ctx.logger.error({ err: e3, node: task.node.uuid }, `flow ${name}: release failed`));
+    }
+  });
+}
+
+/** Moves the task's node to its failure state with `message` (or just records the message when none). */
+export async function failTask(task: Task, message: string, extra?: (task: Task) => void): Promise<void> {
+  task.set({ clean_step: {}, deploy_step: {}, service_step: {}, target_power_state: null });
+  extra?.(task);
+  if (failureStateOf(task.node.provision_state)) {
+    await task.process('fail', { lastError: message });
+  } else {
+    task.set({ last_error: message });
+    await task.save();
+  }
+}
+
+/** Throws the abort reason when `signal` aborted (checked between steps). */
+export function checkAborted(signal: AbortSignal): void {
+  if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new IngotError('Internal', String(signal.reason));
+}

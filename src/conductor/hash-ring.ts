@@ -1,0 +1,41 @@
+/**
+ * Consistent hash ring mapping nodes to conductors, as Ironic's (tooz) ring: each host owns
+ * 2^partitionExponent points on a ring of md5 hashes; a node belongs to the first point at or after the
+ * hash of its UUID. Adding or removing one conductor moves only the nodes of its points.
+ */
+import { createHash } from 'node:crypto';
+
+function point(key: string): bigint {
+  return createHash('md5').update(key).digest().readBigUInt64BE(0);
+}
+
+export class HashRing {
+  private readonly points: Array<{ at: bigint; host: string }>;
+
+  constructor(hosts: Iterable<string>, partitionExponent = 5) {
+    const replicas = 2 ** partitionExponent;
+    this.points = [];
+    for (const host of new Set(hosts)) {
+      for (let i = 0; i < replicas; i++) this.points.push({ at: point(`${host}-${i}`), host });
+    }
+    this.points.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.host.localeCompare(b.host)));
+  }
+
+  get size(): number {
+    return new Set(this.points.map((p) => p.host)).size;
+  }
+
+  /** The host owning `key`, or null for an empty ring. */
+  hostFor(key: string): string | null {
+    if (this.points.length === 0) return null;
+    const h = point(key);
+    let lo = 0;
+    let hi = this.points.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((this.points[mid] as { at: bigint }).at < h) lo = mid + 1;
+      else hi = mid;
+    }
+    return (this.points[lo % this.points.length] as { host: string }).host;
+  }
+}

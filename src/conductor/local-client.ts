@@ -1,0 +1,241 @@
+/**
+ * The in-process {@link ConductorClient}: what `ingot serve` hands to the API. Every change runs in a
+ * conductor task (exclusive lock unless only reading); slow work runs in the worker pool.
+ */
+import type { NodeChanges, NodeCreate, PortChanges, PortCreate, PortgroupChanges, PortgroupCreate } from '../db/store.js';
+import { INTERFACES, type BootDevice, type InterfaceName, type JsonObject, type Node, type Port, type Portgroup } from '../domain/node.js';
+import { DELETE_ALLOWED_STATES, S, type ProvisionVerb } from '../domain/states.js';
+import type { DriverInterface } from '../drivers/interfaces/base.js';
+import { isoTime } from '../shared/clock.js';
+import { fail, messageOf } from '../shared/errors.js';
+import type {
+  BootDeviceState, ConductorClient, ConsoleState, DriverInfo, InterfaceValidation, PowerTarget, ProvisionOptions,
+} from './client.js';
+import type { ConductorContext } from './context.js';
+import { changePowerState } from './flows/power.js';
+import { doProvisionAction } from './flows/provision.js';
+import { checkNodeUpdate } from './node-update.js';
+import * as ports from './port-ops.js';
+import { Task, withTask } from './task.js';
+import { checkTrait, checkTraits, MAX_TRAITS } from './traits.js';
+
+const CREATE_STATES = new Set<string>([S.ENROLL, S.AVAILABLE]);
+
+export class LocalConductorClient implements ConductorClient {
+  constructor(private readonly ctx: ConductorContext) {}
+
+  get hostname(): string {
+    return this.ctx.hostname;
+  }
+
+  async createNode(values: NodeCreate): Promise<Node> {
+    const group = values.conductor_group ?? '';
+    const fields = this.ctx.registry.resolve(values.driver, values, group);
+    if (!this.ctx.rings.hostFor({ uuid: values.uuid ?? '', driver: values.driver, conductor_group: group })) {
+      throw fail('NoValidHost', `No valid host was found. Reason: No conductor service registered which supports driver ${values.driver} for conductor group "${group}".`);
+    }
+    const state = values.provision_state ?? S.ENROLL;
+    if (!CREATE_STATES.has(state)) throw fail('InvalidParameterValue', `A node can only be created in state enroll or available, not "${state}".`);
+    return this.ctx.store.nodes.create({ ...values, ...fields, provision_state: state, provision_updated_at: values.provision_updated_at ?? isoTime(this.ctx.clock.now()) });
+  }
+
+  async updateNode(ident: string, changes: NodeChanges): Promise<Node> {
+    return withTask(this.ctx, ident, {}, async (task) => {
+      const before = task.node;
+      const checked = checkNodeUpdate(this.ctx.registry, before, changes);
+      task.set(checked);
+      const saved = await task.save();
+      if (checked.maintenance !== undefined && checked.maintenance !== before.maintenance) {
+        await task.record('maintenance', checked.maintenance ? `maintenance set: ${checked.maintenance_reason ?? ''}`.trim() : 'maintenance unset', 'INFO', null);
+      }
+      return { ...saved, reservation: null };
+    });
+  }
+
+  async destroyNode(ident: string): Promise<void> {
+    const task = await Task.acquire(this.ctx, ident);
+    try {
+      const node = task.node;
+      if (node.protected) throw fail('NodeProtected', `Node ${node.uuid} is protected and cannot be undeployed, rebuilt or deleted`);
+      if (!node.maintenance && node.instance_uuid) throw fail('NodeAssociated', `Node ${node.uuid} is associated with instance ${node.instance_uuid}.`);
+      const allowed = this.ctx.config.allow_deleting_available_nodes ? [...DELETE_ALLOWED_STATES, S.AVAILABLE] : [...DELETE_ALLOWED_STATES];
+      if (!node.maintenance && !allowed.includes(node.provision_state)) {
+        // The list is printed as Ironic prints it (a Python tuple), so messages match the reference.
+        const valid = `(${allowed.map((s) => `'${s}'`).join(', ')})`;
+        throw fail('InvalidState', `Can not delete node "${node.uuid}" while it is in provision state "${node.provision_state}". Valid provision states to perform deletion are: "${valid}", or set the node into maintenance mode`);
+      }
+      if (node.console_enabled) await task.driver.console.stopConsole(task.driverTask()).catch(() => undefined);
+      await this.ctx.store.nodes.delete(node.uuid);
+      task.forgetLock();
+    } finally {
+      await task.release();
+    }
+  }
+
+  setPowerState(ident: string, target: PowerTarget, timeoutSeconds?: number): Promise<void> {
+    return changePowerState(this.ctx, ident, target, timeoutSeconds);
+  }
+
+  doProvisionAction(ident: string, verb: ProvisionVerb, options: ProvisionOptions): Promise<void> {
+    return doProvisionAction(this.ctx, ident, verb, options);
+  }
+
+  async validate(ident: string): Promise<Record<InterfaceName, InterfaceValidation>> {
+    return withTask(this.ctx, ident, { shared: true }, async (task) => {
+      const dt = task.driverTask();
+      const out = {} as Record<InterfaceName, InterfaceValidation>;
+      for (const iface of INTERFACES) {
+        try {
+          await (task.driver[iface] as DriverInterface).validate(dt);
+          out[iface] = { result: true, reason: null };
+        } catch (err) {
+          out[iface] = { result: false, reason: messageOf(err) };
+        }
+      }
+      return out;
+    });
+  }
+
+  async setMaintenance(ident: string, enabled: boolean, reason?: string | null): Promise<void> {
+    await this.updateNode(ident, enabled ? { maintenance: true, maintenance_reason: reason ?? null } : { maintenance: false });
+  }
+
+  async getBootDevice(ident: string): Promise<BootDeviceState> {
+    return withTask(this.ctx, ident, { shared: true }, async (task) => {
+      const dt = task.driverTask();
+      await task.driver.management.validate(dt);
+      return task.driver.management.getBootDevice(dt);
+    });
+  }
+
+  async setBootDevice(ident: string, device: BootDevice, persistent: boolean): Promise<void> {
+    await withTask(this.ctx, ident, {}, async (task) => {
+      const dt = task.driverTask();
+      await task.driver.management.validate(dt);
+      const supported = await task.driver.management.getSupportedBootDevices(dt);
+      if (!supported.includes(device)) throw fail('InvalidParameterValue', `Invalid boot device ${device} specified. Supported: ${supported.join(', ')}.`);
+      await task.driver.management.setBootDevice(dt, device, persistent);
+      await task.save();
+    });
+  }
+
+  async getSupportedBootDevices(ident: string): Promise<BootDevice[]> {
+    return withTask(this.ctx, ident, { shared: true }, (task) => task.driver.management.getSupportedBootDevices(task.driverTask()));
+  }
+
+  async setTargetRaidConfig(ident: string, config: JsonObject): Promise<void> {
+    await withTask(this.ctx, ident, {}, async (task) => {
+      task.driver.raid.validateRaidConfig(task.driverTask(), config);
+      task.set({ target_raid_config: config });
+      await task.save();
+    });
+  }
+
+  async getConsole(ident: string): Promise<ConsoleState> {
+    return withTask(this.ctx, ident, { shared: true }, async (task) => {
+      const dt = task.driverTask();
+      await task.driver.console.validate(dt);
+      if (!task.node.console_enabled) return { console_enabled: false, console_info: null };
+      return { console_enabled: true, console_info: await task.driver.console.getConsole(dt) };
+    });
+  }
+
+  async setConsoleMode(ident: string, enabled: boolean): Promise<void> {
+    await withTask(this.ctx, ident, {}, async (task) => {
+      const dt = task.driverTask();
+      await task.driver.console.validate(dt);
+      if (task.node.console_enabled === enabled) return;
+      if (enabled) await task.driver.console.startConsole(dt);
+      else await task.driver.console.stopConsole(dt);
+      task.set({ console_enabled: enabled, last_error: null });
+      await task.save();
+    });
+  }
+
+  async setTraits(ident: string, traits: string[]): Promise<string[]> {
+    return withTask(this.ctx, ident, {}, async (task) => {
+      const list = checkTraits(task.node.uuid, traits);
+      await this.ctx.store.nodes.setTraits(task.node.id, list);
+      return list;
+    });
+  }
+
+  async addTrait(ident: string, trait: string): Promise<void> {
+    checkTrait(trait);
+    await withTask(this.ctx, ident, {}, async (task) => {
+      const current = task.node.traits;
+      if (current.includes(trait)) return;
+      if (current.length >= MAX_TRAITS) {
+        throw fail('InvalidParameterValue', `Could not add trait ${trait} to node ${task.node.uuid}: it already has the maximum of ${MAX_TRAITS} traits.`);
+      }
+      await this.ctx.store.nodes.setTraits(task.node.id, [...current, trait]);
+    });
+  }
+
+  async removeTrait(ident: string, trait: string): Promise<void> {
+    await withTask(this.ctx, ident, {}, async (task) => {
+      if (!task.node.traits.includes(trait)) throw fail('TraitNotFound', `Node ${task.node.uuid} doesn't have a trait '${trait}'`);
+      await this.ctx.store.nodes.setTraits(task.node.id, task.node.traits.filter((t) => t !== trait));
+    });
+  }
+
+  createPort(values: PortCreate): Promise<Port> {
+    return ports.createPort(this.ctx, values);
+  }
+  updatePort(uuid: string, changes: PortChanges): Promise<Port> {
+    return ports.updatePort(this.ctx, uuid, changes);
+  }
+  destroyPort(uuid: string): Promise<void> {
+    return ports.destroyPort(this.ctx, uuid);
+  }
+  createPortgroup(values: PortgroupCreate): Promise<Portgroup> {
+    return ports.createPortgroup(this.ctx, values);
+  }
+  updatePortgroup(uuid: string, changes: PortgroupChanges): Promise<Portgroup> {
+    return ports.updatePortgroup(this.ctx, uuid, changes);
+  }
+  destroyPortgroup(uuid: string): Promise<void> {
+    return ports.destroyPortgroup(this.ctx, uuid);
+  }
+
+  /** Hosts serving each hardware type: online conductors whose heartbeat is recent. */
+  private async hostsByDriver(): Promise<Map<string, string[]>> {
+    const staleBefore = isoTime(this.ctx.clock.now() - this.ctx.config.heartbeat_timeout_s * 1000);
+    const all = await this.ctx.store.conductors.list({ limit: 10_000 });
+    const out = new Map<string, string[]>();
+    for (const c of all) {
+      if (!c.online || (c.updated_at !== null && c.updated_at < staleBefore)) continue;
+      for (const d of c.drivers) out.set(d, [...(out.get(d) ?? []), c.hostname].sort());
+    }
+    return out;
+  }
+
+  private describe(name: string, hosts: string[]): DriverInfo {
+    const choices = this.ctx.registry.interfacesOf(name);
+    const interfaces = {} as DriverInfo['interfaces'];
+    for (const iface of INTERFACES) interfaces[iface] = { enabled: [...choices[iface].enabled], default: choices[iface].default };
+    return { name, hosts, interfaces };
+  }
+
+  async listDrivers(): Promise<DriverInfo[]> {
+    const hosts = await this.hostsByDriver();
+    return this.ctx.registry.hardwareTypes().filter((n) => hosts.has(n)).map((n) => this.describe(n, hosts.get(n) ?? []));
+  }
+
+  async getDriver(name: string): Promise<DriverInfo> {
+    const hosts = (await this.hostsByDriver()).get(name);
+    if (!hosts || !this.ctx.registry.hardwareTypes().includes(name)) {
+      throw fail('DriverNotFound', `Could not find the following driver(s) or hardware type(s): ${name}.`);
+    }
+    return this.describe(name, hosts);
+  }
+
+  async driverProperties(name: string): Promise<Record<string, string>> {
+    await this.getDriver(name);
+    return this.ctx.registry.properties(name);
+  }
+
+  conductorFor(node: Node): string | null {
+    return this.ctx.rings.hostFor(node);
+  }
+}

@@ -1,0 +1,69 @@
+/** Wait-state timeouts: a node waiting for its agent longer than the configured time fails, with what to do. */
+import { S, type ProvisionState } from '../../domain/states.js';
+import { IngotError, messageOf } from '../../shared/errors.js';
+import type { ConductorConfig } from '../../config/conductor.js';
+import type { ConductorContext } from '../context.js';
+import { failureExtras } from '../flows/phases.js';
+import { failTask } from '../flows/run.js';
+import { Task } from '../task.js';
+import { eachNode } from './power-sync.js';
+import { periodicLoop } from './loop.js';
+
+interface WaitRule {
+  timeout: keyof ConductorConfig;
+  message(uuid: string, seconds: number): string;
+}
+
+export const WAIT_TIMEOUTS: Partial<Record<ProvisionState, WaitRule>> = {
+  [S.DEPLOYWAIT]: {
+    timeout: 'deploy_callback_timeout_s',
+    message: (u, s) => `Timeout reached while waiting for callback for node ${u} (deploy_callback_timeout_s=${s}). Check that the node boots the deploy ramdisk and reaches the API, then deploy again or undeploy.`,
+  },
+  [S.CLEANWAIT]: {
+    timeout: 'clean_callback_timeout_s',
+    message: (u, s) => `Timeout reached while cleaning node ${u} (clean_callback_timeout_s=${s}). Please check if the ramdisk responsible for the cleaning is running on the node, then unset maintenance, manage and provide it again.`,
+  },
+  [S.INSPECTWAIT]: {
+    timeout: 'inspect_wait_timeout_s',
+    message: (u, s) => `Timeout reached while inspecting node ${u} (inspect_wait_timeout_s=${s}). Check that the node boots the inspection ramdisk, then inspect again.`,
+  },
+  [S.RESCUEWAIT]: {
+    timeout: 'rescue_callback_timeout_s',
+    message: (u, s) => `Timeout reached while waiting for rescue ramdisk callback for node ${u} (rescue_callback_timeout_s=${s}). Check that the node boots the rescue ramdisk, then rescue again or unrescue.`,
+  },
+  [S.SERVICEWAIT]: {
+    timeout: 'service_callback_timeout_s',
+    message: (u, s) => `Timeout reached while servicing node ${u} (service_callback_timeout_s=${s}). Check that the ramdisk is running on the node, then service again or abort.`,
+  },
+};
+
+/** One round: fails every expired waiting node this conductor manages; returns their UUIDs. */
+export async function checkWaitTimeoutsOnce(ctx: ConductorContext): Promise<string[]> {
+  const failed: string[] = [];
+  const now = ctx.clock.now();
+  for (const [state, rule] of Object.entries(WAIT_TIMEOUTS) as Array<[ProvisionState, WaitRule]>) {
+    const seconds = ctx.config[rule.timeout] as number;
+    const expired = (at: string | null) => at !== null && Date.parse(at) <= now - seconds * 1000;
+    for await (const node of eachNode(ctx, { provision_state: state })) {
+      if (node.reservation !== null || !expired(node.provision_updated_at) || ctx.rings.hostFor(node) !== ctx.hostname) continue;
+      try {
+        const task = await Task.acquire(ctx, node.uuid);
+        try {
+          if (task.node.provision_state !== state || !expired(task.node.provision_updated_at)) continue;
+          await failTask(task, rule.message(node.uuid, seconds), failureExtras);
+          failed.push(node.uuid);
+        } finally {
+          await task.release();
+        }
+      } catch (err) {
+        if (err instanceof IngotError && (err.code === 'NodeLocked' || err.code === 'NodeNotFound')) continue;
+        ctx.logger.warn({ err, node: node.uuid }, `timeout check of node ${node.uuid} failed: ${messageOf(err)}`);
+      }
+    }
+  }
+  return failed;
+}
+
+export function runWaitTimeouts(ctx: ConductorContext, signal: AbortSignal): Promise<void> {
+  return periodicLoop('wait-timeouts', ctx.config.check_provision_state_interval_s * 1000, () => checkWaitTimeoutsOnce(ctx), signal, ctx.logger);
+}

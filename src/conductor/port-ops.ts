@@ -1,0 +1,111 @@
+/**
+ * Port and port group changes, each under the exclusive lock of the node they belong to (so they never
+ * race with a flow that reads the node's ports).
+ */
+import type { PortChanges, PortCreate, PortgroupChanges, PortgroupCreate } from '../db/store.js';
+import type { Node, Port, Portgroup } from '../domain/node.js';
+import { S } from '../domain/states.js';
+import { fail } from '../shared/errors.js';
+import type { ConductorContext } from './context.js';
+import { withTask } from './task.js';
+
+async function nodeUuid(ctx: ConductorContext, nodeId: number): Promise<string> {
+  return (await ctx.store.nodes.getById(nodeId)).uuid;
+}
+
+async function checkPortgroup(ctx: ConductorContext, node: Node, portgroupId: number | null | undefined): Promise<void> {
+  if (portgroupId === null || portgroupId === undefined) return;
+  const groups = await ctx.store.portgroups.list({ node_id: node.id }, { limit: 10_000 });
+  if (!groups.some((g) => g.id === portgroupId)) {
+    throw fail('InvalidParameterValue', `Port group ${portgroupId} does not belong to node ${node.uuid}; a port can only join a port group of its own node.`);
+  }
+}
+
+/** States in which a port's connectivity or a port group's node may change without maintenance (Ironic). */
+const CONNECTIVITY_STATES: readonly string[] = [S.ENROLL, S.INSPECTING, S.INSPECTWAIT, S.MANAGEABLE];
+const CONNECTIVITY_FIELDS = ['portgroup_id', 'pxe_enabled', 'local_link_connection', 'physical_network'] as const;
+
+function changed<T extends object>(before: T, changes: Partial<T>, key: keyof T): boolean {
+  return key in changes && JSON.stringify(changes[key]) !== JSON.stringify(before[key]);
+}
+
+/** The VIF a port is bound to and for what, as Ironic's `get_attached_vif`. */
+function attachedVif(port: Port): [string, string] | null {
+  for (const [key, use] of [['tenant_vif_port_id', 'tenant'], ['cleaning_vif_port_id', 'cleaning'], ['provisioning_vif_port_id', 'provisioning'], ['rescuing_vif_port_id', 'rescuing'], ['inspection_vif_port_id', 'inspecting'], ['servicing_vif_port_id', 'servicing']] as const) {
+    const vif = port.internal_info[key];
+    if (typeof vif === 'string' && vif !== '') return [vif, use];
+  }
+  return null;
+}
+
+export async function createPort(ctx: ConductorContext, values: PortCreate): Promise<Port> {
+  return withTask(ctx, await nodeUuid(ctx, values.node_id), {}, async (task) => {
+    await checkPortgroup(ctx, task.node, values.portgroup_id);
+    return ctx.store.ports.create(values);
+  });
+}
+
+export async function updatePort(ctx: ConductorContext, uuid: string, changes: PortChanges): Promise<Port> {
+  const port = await ctx.store.ports.get(uuid);
+  return withTask(ctx, await nodeUuid(ctx, port.node_id), {}, async (task) => {
+    const node = task.node;
+    if ((node.provision_state === S.ACTIVE || node.instance_uuid) && changed(port, changes, 'address') && !node.maintenance) {
+      throw fail('InvalidState', `Cannot update hardware address for port ${port.uuid} as node ${node.uuid} is active or has instance UUID assigned`);
+    }
+    const connectivity = CONNECTIVITY_FIELDS.filter((f) => changed(port, changes, f));
+    if (connectivity.length > 0 && !(CONNECTIVITY_STATES.includes(node.provision_state) || node.maintenance)) {
+      throw fail('InvalidState', `Port ${port.uuid} can not have any connectivity attributes (${CONNECTIVITY_FIELDS.join(', ')}) updated unless node ${node.uuid} is in a ${CONNECTIVITY_STATES.join(', ')} state or in maintenance mode. The current state is ${node.provision_state}.`);
+    }
+    if (changes.node_id !== undefined && changes.node_id !== port.node_id) {
+      const target = await ctx.store.nodes.getById(changes.node_id);
+      await checkPortgroup(ctx, target, changes.portgroup_id ?? null);
+      if (changes.portgroup_id === undefined) changes = { ...changes, portgroup_id: null };
+    } else if (changes.portgroup_id !== undefined) {
+      await checkPortgroup(ctx, node, changes.portgroup_id);
+    }
+    return ctx.store.ports.update(port.uuid, changes);
+  });
+}
+
+export async function destroyPort(ctx: ConductorContext, uuid: string): Promise<void> {
+  const port = await ctx.store.ports.get(uuid);
+  await withTask(ctx, await nodeUuid(ctx, port.node_id), {}, async (task) => {
+    const vif = attachedVif(port);
+    if (vif && !task.node.maintenance) {
+      throw fail('InvalidState', `Cannot delete the port ${port.uuid} as it is bound to VIF ${vif[0]} for ${vif[1]} use.`);
+    }
+    await ctx.store.ports.delete(port.uuid);
+  });
+}
+
+export async function createPortgroup(ctx: ConductorContext, values: PortgroupCreate): Promise<Portgroup> {
+  return withTask(ctx, await nodeUuid(ctx, values.node_id), {}, () => ctx.store.portgroups.create(values));
+}
+
+export async function updatePortgroup(ctx: ConductorContext, uuid: string, changes: PortgroupChanges): Promise<Portgroup> {
+  const group = await ctx.store.portgroups.get(uuid);
+  return withTask(ctx, await nodeUuid(ctx, group.node_id), {}, async (task) => {
+    const node = task.node;
+    if (changes.node_id !== undefined && changes.node_id !== group.node_id) {
+      if (!CONNECTIVITY_STATES.includes(node.provision_state) && !node.maintenance) {
+        throw fail('InvalidState', `Portgroup ${group.uuid} can not be associated to node ${node.uuid} unless the node is in a ${CONNECTIVITY_STATES.join(', ')} state or in maintenance mode.`);
+      }
+      const members = await ctx.store.ports.list({ portgroup_id: group.id }, { limit: 1 });
+      if (members.length > 0) {
+        throw fail('PortgroupNotEmpty', `Portgroup ${group.uuid} can not be associated with node ${node.uuid} because there are ports associated with this portgroup.`);
+      }
+    }
+    return ctx.store.portgroups.update(group.uuid, changes);
+  });
+}
+
+export async function destroyPortgroup(ctx: ConductorContext, uuid: string): Promise<void> {
+  const group = await ctx.store.portgroups.get(uuid);
+  await withTask(ctx, await nodeUuid(ctx, group.node_id), {}, async () => {
+    const members = await ctx.store.ports.list({ portgroup_id: group.id }, { limit: 1 });
+    if (members.length > 0) {
+      throw fail('PortgroupNotEmpty', `Cannot complete the requested action because portgroup ${group.uuid} contains ports.`);
+    }
+    await ctx.store.portgroups.delete(group.uuid);
+  });
+}

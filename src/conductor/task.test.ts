@@ -1,0 +1,65 @@
+/** Tasks: every provision change goes through the state machine, with target, timestamps and history durations. */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Clock } from '../shared/clock.js';
+import { Task } from './task.js';
+import { startTestConductor, type TestConductor } from './test-support.js';
+
+let t: TestConductor | undefined;
+afterEach(async () => t?.close());
+
+function manualClock(start: number): Clock & { advance(ms: number): void } {
+  let now = start;
+  return { now: () => now, advance: (ms) => (now += ms) };
+}
+
+describe('Task', () => {
+  it('records each transition with the time spent in the previous state', async () => {
+    const clock = manualClock(Date.parse('2026-05-01T10:00:00Z'));
+    t = await startTestConductor({}, { clock });
+    const ctx = t.conductor.context;
+    const node = await t.conductor.client.createNode({ driver: 'fake-hardware', name: 'tk' });
+    expect(node.provision_updated_at).toBe('2026-05-01T10:00:00.000Z');
+
+    const task = await Task.acquire(ctx, 'tk');
+    clock.advance(5000);
+    await task.process('manage');
+    expect(task.node).toMatchObject({ provision_state: 'verifying', target_provision_state: 'manageable', provision_updated_at: '2026-05-01T10:00:05.000Z' });
+    clock.advance(1500);
+    await task.process('fail', { lastError: 'bad credentials' });
+    expect(task.node).toMatchObject({ provision_state: 'enroll', target_provision_state: null, last_error: 'bad credentials' });
+    await expect(task.process('deploy')).rejects.toMatchObject({ code: 'InvalidStateRequested' });
+    await task.release();
+
+    const stored = await t.store.nodes.get('tk');
+    expect(stored).toMatchObject({ provision_state: 'enroll', reservation: null, last_error: 'bad credentials' });
+    const events = await t.store.history.list(node.id, { limit: 10 });
+    expect(events.map((e) => [e.event, e.severity, e.duration_ms, e.conductor])).toEqual([
+      ['enroll -> verifying (manage)', 'INFO', 5000, 'test-conductor'],
+      ['verifying -> enroll (fail): bad credentials', 'ERROR', 1500, 'test-conductor'],
+    ]);
+  });
+
+  it('exclusive tasks lock, shared tasks do not and cannot write', async () => {
+    t = await startTestConductor();
+    await t.conductor.client.createNode({ driver: 'fake-hardware', name: 'lk' });
+    const a = await Task.acquire(t.conductor.context, 'lk');
+    await expect(Task.acquire(t.conductor.context, 'lk')).rejects.toMatchObject({ code: 'NodeLocked', status: 409 });
+    const reader = await Task.acquire(t.conductor.context, 'lk', { shared: true });
+    expect(reader.node.reservation).toBe('test-conductor');
+    expect(() => reader.set({ description: 'x' })).toThrow();
+    await a.release();
+    await a.release();
+    expect((await t.store.nodes.get('lk')).reservation).toBeNull();
+  });
+
+  it('writes only while it holds the lock', async () => {
+    t = await startTestConductor();
+    const n = await t.conductor.client.createNode({ driver: 'fake-hardware', name: 'stolen' });
+    const task = await Task.acquire(t.conductor.context, 'stolen');
+    await t.store.nodes.releaseAll('test-conductor');
+    await t.store.nodes.reserve(n.uuid, 'thief');
+    task.set({ description: 'late write' });
+    await expect(task.save()).rejects.toThrow();
+    expect((await t.store.nodes.get('stolen')).description).toBeNull();
+  });
+});

@@ -1,0 +1,156 @@
+/**
+ * A conductor task: lock → load → act → persist → release (Ironic's task_manager). An exclusive task
+ * holds the node's reservation (`store.nodes.reserve`, NodeLocked 409 when taken); a shared task only
+ * reads. Every provision-state change goes through the pure `transition()` of the state machine and is
+ * recorded in the node history with the time spent in the previous state.
+ */
+import type { NodeChanges } from '../db/store.js';
+import type { Node, PowerState } from '../domain/node.js';
+import { STATES, transition, type ProvisionEvent, type ProvisionState } from '../domain/states.js';
+import type { DriverTask } from '../drivers/interfaces/base.js';
+import type { Driver } from '../drivers/registry.js';
+import { isoTime } from '../shared/clock.js';
+import { fail, IngotError, messageOf } from '../shared/errors.js';
+import type { ConductorContext } from './context.js';
+
+export interface ProcessOptions {
+  /** `last_error` to write (null clears it); left unchanged when undefined. */
+  lastError?: string | null;
+  /** Overrides target_provision_state (e.g. `manageable` during manual cleaning). */
+  target?: ProvisionState | null;
+}
+
+export class Task {
+  private current: Node;
+  private pending: NodeChanges = {};
+  private released = false;
+  readonly driver: Driver;
+
+  private constructor(
+    readonly ctx: ConductorContext,
+    node: Node,
+    readonly shared: boolean,
+  ) {
+    this.current = node;
+    this.driver = ctx.registry.load(node);
+  }
+
+  /** Locks (unless `shared`) and loads the node and its driver. */
+  static async acquire(ctx: ConductorContext, ident: string, opts: { shared?: boolean } = {}): Promise<Task> {
+    if (opts.shared) return new Task(ctx, await ctx.store.nodes.get(ident), true);
+    const node = await ctx.store.nodes.reserve(ident, ctx.hostname);
+    try {
+      return new Task(ctx, node, false);
+    } catch (err) {
+      await ctx.store.nodes.release(node.uuid, ctx.hostname);
+      throw err;
+    }
+  }
+
+  /** The node with the changes made so far. */
+  get node(): Node {
+    return this.current;
+  }
+
+  /** Records changes to persist at the next `save()` / `process()`. */
+  set(changes: NodeChanges): void {
+    if (this.shared) throw fail('Internal', `node ${this.current.uuid}: a shared task cannot change the node.`);
+    this.current = { ...this.current, ...changes } as Node;
+    Object.assign(this.pending, changes);
+  }
+
+  /** Writes pending changes (guarded by this conductor's reservation). */
+  async save(): Promise<Node> {
+    if (Object.keys(this.pending).length === 0) return this.current;
+    const changes = this.pending;
+    this.pending = {};
+    const saved = await this.ctx.store.nodes.update(this.current.uuid, changes, { reservation: this.ctx.hostname });
+    this.current = saved;
+    return saved;
+  }
+
+  /** The driver's view of this task; `update` feeds `set`. */
+  driverTask(signal: AbortSignal = new AbortController().signal): DriverTask {
+    const current = () => this.current;
+    return {
+      get node() {
+        return current();
+      },
+      signal,
+      shared: this.shared,
+      update: (changes) => this.set(changes as NodeChanges),
+    };
+  }
+
+  /**
+   * Moves the node by `event` (InvalidStateRequested when the machine does not allow it), sets
+   * provision_updated_at and target_provision_state, persists and records the change in the history.
+   */
+  async process(event: ProvisionEvent, opts: ProcessOptions = {}): Promise<ProvisionState> {
+    const from = this.current.provision_state;
+    const to = transition(from, event);
+    if (!to) {
+      throw fail('InvalidStateRequested', `The requested action "${event}" can not be performed on node "${this.current.uuid}" while it is in state "${from}".`);
+    }
+    const now = this.ctx.clock.now();
+    const since = this.current.provision_updated_at ? Date.parse(this.current.provision_updated_at) : NaN;
+    const target = opts.target !== undefined ? opts.target : STATES[to].stable ? null : STATES[to].target;
+    const changes: NodeChanges = { provision_state: to, target_provision_state: target, provision_updated_at: isoTime(now) };
+    if (opts.lastError !== undefined) changes.last_error = opts.lastError;
+    this.set(changes);
+    await this.save();
+    // ERROR for failures and aborts into a failure state; an abort back to a stable state (service failed -> active) is not one.
+    const failed = event === 'fail' || (event === 'abort' && !STATES[to].stable);
+    await this.record('provisioning', `${from} -> ${to} (${event})${failed && opts.lastError ? `: ${opts.lastError}` : ''}`, failed ? 'ERROR' : 'INFO', Number.isFinite(since) ? Math.max(0, now - since) : null);
+    this.ctx.logger.info({ node: this.current.uuid, from, to, event }, `node ${this.current.uuid}: ${from} -> ${to} (${event})`);
+    return to;
+  }
+
+  /** Persists a power change and records it in the history. */
+  async setPower(state: PowerState, opts: { lastError?: string | null } = {}): Promise<void> {
+    const before = this.current.power_state;
+    const changes: NodeChanges = { power_state: state, target_power_state: null };
+    if (opts.lastError !== undefined) changes.last_error = opts.lastError;
+    this.set(changes);
+    await this.save();
+    if (before !== state) await this.record('power', `${before ?? 'None'} -> ${state}`, 'INFO', null);
+  }
+
+  /** Adds a history entry for this node. */
+  async record(eventType: string, event: string, severity: 'INFO' | 'WARNING' | 'ERROR', durationMs: number | null): Promise<void> {
+    try {
+      await this.ctx.store.history.record({
+        node_id: this.current.id, severity, event_type: eventType, event, conductor: this.ctx.hostname, user: null, duration_ms: durationMs,
+      });
+    } catch (err) {
+      this.ctx.logger.warn({ err, node: this.current.uuid }, `could not record history: ${messageOf(err)}`);
+    }
+  }
+
+  /** Releases the lock (idempotent; a deleted node has nothing to release). */
+  async release(): Promise<void> {
+    if (this.shared || this.released) return;
+    this.released = true;
+    try {
+      await this.ctx.store.nodes.release(this.current.uuid, this.ctx.hostname);
+    } catch (err) {
+      if (err instanceof IngotError && err.code === 'NodeNotFound') return;
+      throw err;
+    }
+  }
+
+  /** Marks the lock as gone with the node (after delete). */
+  forgetLock(): void {
+    this.released = true;
+  }
+}
+
+/** Runs `fn` in a task and always releases it. */
+export async function withTask<T>(ctx: ConductorContext, ident: string, opts: { shared?: boolean }, fn: (task: Task) => Promise<T>): Promise<T> {
+  const task = await Task.acquire(ctx, ident, opts);
+  try {
+    return await fn(task);
+  } finally {
+    await task.release();
+  }
+}

@@ -1,0 +1,58 @@
+/** Helpers for conductor tests: a conductor on a fresh SQLite store in a temp dir, and settle waits. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ConductorConfig } from '../config/conductor.js';
+import { openStore } from '../db/open-store.js';
+import type { Store } from '../db/store.js';
+import type { Node } from '../domain/node.js';
+import type { ProvisionState } from '../domain/states.js';
+import { silentLogger } from '../shared/logger.js';
+import type { Clock } from '../shared/clock.js';
+import type { DriverRegistry } from '../drivers/registry.js';
+import { createConductor, type Conductor } from './conductor.js';
+
+export interface TestConductor {
+  store: Store;
+  conductor: Conductor;
+  dir: string;
+  /** Stops the conductor (if running), closes the store and removes the directory. */
+  close(): Promise<void>;
+}
+
+/** Opens a store in a new temp dir and starts a conductor on it (periodics off unless asked). */
+export async function startTestConductor(config: Partial<ConductorConfig> = {}, opts: { periodics?: boolean; clock?: Clock; dir?: string; registry?: DriverRegistry } = {}): Promise<TestConductor> {
+  const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'ingot-conductor-'));
+  const store = await openStore({ dataDir: dir });
+  const conductor = createConductor({
+    store, logger: silentLogger(), config: { hostname: 'test-conductor', ...config }, periodics: opts.periodics ?? false, ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.registry ? { registry: opts.registry } : {}),
+  });
+  await conductor.start();
+  return {
+    store,
+    conductor,
+    dir,
+    async close() {
+      await conductor.stop({ timeoutMs: 2000 }).catch(() => undefined);
+      await store.close();
+      if (!opts.dir) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Polls the store until `done(node)` holds (default: unlocked and in a stable or failed state). */
+export async function waitForNode(store: Store, ident: string, done: (n: Node) => boolean, timeoutMs = 5000): Promise<Node> {
+  const until = Date.now() + timeoutMs;
+  let node = await store.nodes.get(ident);
+  while (!done(node)) {
+    if (Date.now() > until) throw new Error(`node ${ident} did not settle within ${timeoutMs} ms: state ${node.provision_state}, reservation ${node.reservation}`);
+    await new Promise((r) => setTimeout(r, 5));
+    node = await store.nodes.get(ident);
+  }
+  return node;
+}
+
+/** Waits until the node is unlocked in `state`. */
+export function waitForState(store: Store, ident: string, state: ProvisionState, timeoutMs = 5000): Promise<Node> {
+  return waitForNode(store, ident, (n) => n.provision_state === state && n.reservation === null, timeoutMs);
+}

@@ -1,0 +1,26 @@
+import { hostname } from 'node:os';
+import { Type, type Static } from 'typebox';
+
+/** The conductor: identity, worker pool, periodic tasks and their timeouts. */
+export const ConductorConfig = Type.Object({
+  hostname: Type.String({ default: hostname(), minLength: 1, description: 'Name this conductor registers under and writes into node locks.' }),
+  conductor_group: Type.String({ default: '', description: 'Conductor group: this conductor manages only nodes of the same conductor_group.' }),
+  workers: Type.Integer({ default: 100, minimum: 1, description: 'Background operations that may run at once; more requests get 503 NoFreeConductorWorkers.' }),
+  enabled_hardware_types: Type.Array(Type.String(), {
+    default: ['fake-hardware', 'manual-management'],
+    description: 'Hardware types (driver names) this conductor serves.',
+  }),
+  automated_clean: Type.Boolean({ default: true, description: 'Clean nodes on provide and after undeploy unless a node sets automated_clean false.' }),
+  allow_deleting_available_nodes: Type.Boolean({ default: true, description: 'Allow deleting nodes in `available` (besides enroll, manageable, adopt failed and maintenance).' }),
+  heartbeat_interval_s: Type.Number({ default: 10, exclusiveMinimum: 0, description: 'How often the conductor records that it is alive.' }),
+  heartbeat_timeout_s: Type.Number({ default: 60, exclusiveMinimum: 0, description: 'A conductor silent for longer is dead: its locks are released and its in-flight work fails.' }),
+  sync_power_state_interval_s: Type.Number({ default: 60, exclusiveMinimum: 0, description: 'How often the power state of unlocked nodes is read back from the hardware.' }),
+  check_provision_state_interval_s: Type.Number({ default: 60, exclusiveMinimum: 0, description: 'How often nodes in wait states are checked for timeouts.' }),
+  deploy_callback_timeout_s: Type.Number({ default: 1800, exclusiveMinimum: 0, description: 'Longest time a node may stay in `wait call-back`.' }),
+  clean_callback_timeout_s: Type.Number({ default: 1800, exclusiveMinimum: 0, description: 'Longest time a node may stay in `clean wait`.' }),
+  inspect_wait_timeout_s: Type.Number({ default: 1800, exclusiveMinimum: 0, description: 'Longest time a node may stay in `inspect wait`.' }),
+  rescue_callback_timeout_s: Type.Number({ default: 1800, exclusiveMinimum: 0, description: 'Longest time a node may stay in `rescue wait`.' }),
+  service_callback_timeout_s: Type.Number({ default: 1800, exclusiveMinimum: 0, description: 'Longest time a node may stay in `service wait`.' }),
+  graceful_shutdown_timeout_s: Type.Number({ default: 60, minimum: 0, description: 'On stop, how long running operations may finish before they are abandoned (their nodes fail).' }),
+});
+export type ConductorConfig = Static<typeof ConductorConfig>;

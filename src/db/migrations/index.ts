@@ -1,0 +1,15 @@
+/**
+ * Every migration, in order, compiled into the code (no files are read at run time, so a bundled
+ * Ingot migrates too). Names sort in application order; never rename or edit one that has shipped.
+ */
+import type { Migration, MigrationProvider } from 'kysely';
+import type { StoreDialect } from '../dialect.js';
+import { initialMigration } from './0001-initial.js';
+
+/** The migrations for `dialect`, keyed by name. */
+export function migrationProvider(dialect: Pick<StoreDialect, 'serialType' | 'autoIncrement'>): MigrationProvider {
+  const migrations: Record<string, Migration> = {
+    '0001-initial': initialMigration(dialect),
+  };
+  return { getMigrations: async () => migrations };
+}

@@ -1,0 +1,92 @@
+/**
+ * Opens Ingot's storage: the embedded SQLite file by default, PostgreSQL for a postgres:// URL. The
+ * schema is migrated on open, so starting a newer Ingot on an older database upgrades it.
+ */
+import { Migrator } from 'kysely';
+import type { Clock } from '../shared/clock.js';
+import { isoTime, systemClock } from '../shared/clock.js';
+import { fail } from '../shared/errors.js';
+import type { Logger } from '../shared/logger.js';
+import { chassisRepository } from './chassis.js';
+import { conductorRepository } from './conductors.js';
+import type { StoreDialect } from './dialect.js';
+import { historyRepository } from './history.js';
+import { migrationProvider } from './migrations/index.js';
+import { nodeRepository } from './nodes.js';
+import { portgroupRepository } from './portgroups.js';
+import { portRepository } from './ports.js';
+import { openPostgresDialect } from './postgres-dialect.js';
+import type { RepoContext } from './repo-context.js';
+import { openSqliteDialect } from './sqlite-dialect.js';
+import type { Store } from './store.js';
+
+export interface OpenStoreOptions {
+  /** Empty or absent: SQLite in `dataDir`; `postgres://` or `postgresql://`: PostgreSQL. */
+  url?: string;
+  /** Directory of the SQLite file `ingot.sqlite` (created when missing). Default `./ingot-data`. */
+  dataDir?: string;
+  /** How long SQLite waits on a lock held by another process. Default 5000. */
+  busyTimeoutMs?: number;
+  /** PostgreSQL pool size. Default 10. */
+  poolSize?: number;
+  logger?: Logger;
+  /** Source of created_at/updated_at times. Default: the system clock. */
+  clock?: Clock;
+}
+
+/** Hides the password of a database URL for messages and logs. */
+export function redactUrl(url: string): string {
+  return url.replace(/(\/\/[^:/@]*:)[^@]*@/, '$1***@');
+}
+
+function openDialect(opts: OpenStoreOptions): StoreDialect {
+  const url = (opts.url ?? '').trim();
+  if (url === '' || url.startsWith('sqlite:')) {
+    const dataDir = url.startsWith('sqlite:') ? url.slice('sqlite:'.length).replace(/^\/\//, '') : (opts.dataDir ?? './ingot-data');
+    if (dataDir === '') throw fail('ConfigInvalid', `database.url "${url}" names no directory.`);
+    return openSqliteDialect({ dataDir, busyTimeoutMs: opts.busyTimeoutMs ?? 5000 });
+  }
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
+    return openPostgresDialect({ url, poolSize: opts.poolSize ?? 10 });
+  }
+  throw fail(
+    'ConfigInvalid',
+    `database.url "${redactUrl(url)}" is not supported: use a postgres:// or postgresql:// URL, or leave it empty for the embedded SQLite file.`,
+  );
+}
+
+/** Opens and migrates the store. Close it with `store.close()`. */
+export async function openStore(opts: OpenStoreOptions = {}): Promise<Store> {
+  const dialect = openDialect(opts);
+  const clock = opts.clock ?? systemClock;
+  try {
+    const migrator = new Migrator({ db: dialect.db, provider: migrationProvider(dialect) });
+    const { error, results } = await migrator.migrateToLatest();
+    for (const r of results ?? []) {
+      if (r.status === 'Success') opts.logger?.info({ migration: r.migrationName }, 'database migrated');
+    }
+    if (error) {
+      const target = opts.url ? redactUrl(opts.url) : `SQLite in ${opts.dataDir ?? './ingot-data'}`;
+      throw fail('ConfigInvalid', `Cannot open the database (${target}): ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+  } catch (err) {
+    await dialect.db.destroy().catch(() => {});
+    throw err;
+  }
+  const ctx: RepoContext = { db: dialect.db, dialect, now: () => isoTime(clock.now()) };
+  let closed = false;
+  return {
+    dialect: dialect.name,
+    nodes: nodeRepository(ctx),
+    ports: portRepository(ctx),
+    portgroups: portgroupRepository(ctx),
+    chassis: chassisRepository(ctx),
+    conductors: conductorRepository(ctx),
+    history: historyRepository(ctx),
+    async close(): Promise<void> {
+      if (closed) return;
+      closed = true;
+      await dialect.db.destroy();
+    },
+  };
+}

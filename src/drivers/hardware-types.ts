@@ -1,0 +1,48 @@
+/**
+ * Hardware types as data: for each interface, the implementations the type supports, in order of
+ * preference (the first one that is available is the default). Names not (yet) implemented in Ingot are
+ * listed as in Ironic and skipped by the registry, so the lists read like Ironic's `drivers/fake_hardware.py`
+ * and `drivers/generic.py`.
+ */
+import type { InterfaceName } from '../domain/node.js';
+
+export type HardwareType = Readonly<Record<InterfaceName, readonly string[]>>;
+
+export const HARDWARE_TYPES: Readonly<Record<string, HardwareType>> = {
+  /** Every interface fake (or none): for tests and scale rehearsal, no hardware touched. */
+  'fake-hardware': {
+    bios: ['fake', 'no-bios'],
+    boot: ['fake'],
+    console: ['fake', 'no-console'],
+    deploy: ['fake'],
+    firmware: ['fake', 'no-firmware'],
+    inspect: ['fake', 'no-inspect'],
+    management: ['fake'],
+    network: ['noop', 'fake'],
+    power: ['fake'],
+    raid: ['fake', 'no-raid'],
+    rescue: ['fake', 'no-rescue'],
+    storage: ['noop', 'fake'],
+    vendor: ['fake', 'no-vendor'],
+  },
+  /**
+   * Machines without a usable BMC: the operator powers them and picks the boot device by hand.
+   * NOTE: Ironic's generic boot/deploy (`ipxe`, `pxe`, `direct`) come first; until they are enabled in
+   * Ingot the fake ones stand in so the type can be enrolled and driven.
+   */
+  'manual-management': {
+    bios: ['no-bios'],
+    boot: ['ipxe', 'pxe', 'fake'],
+    console: ['no-console'],
+    deploy: ['direct', 'ramdisk', 'fake'],
+    firmware: ['no-firmware'],
+    inspect: ['agent', 'no-inspect'],
+    management: ['noop', 'fake'],
+    network: ['flat', 'noop'],
+    power: ['agent', 'fake'],
+    raid: ['no-raid', 'agent'],
+    rescue: ['no-rescue', 'agent'],
+    storage: ['noop'],
+    vendor: ['no-vendor'],
+  },
+};

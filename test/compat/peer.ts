@@ -1,0 +1,151 @@
+/**
+ * Runs Debian's real OpenStack clients against an Ironic-compatible endpoint: the `baremetal` CLI
+ * (python3-ironicclient + python3-openstackclient) and openstacksdk (with Debian's /usr/bin/python3).
+ *
+ * The endpoint is Ingot started by {@link startServer}, or any running endpoint named by
+ * `INGOT_COMPAT_URL` (used to check these expectations against the real Ironic).
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startServer, type RunningServer } from '../support/server.js';
+
+/** Debian's clients; `python3` on PATH may be another interpreter without them. */
+export const BAREMETAL = '/usr/bin/baremetal';
+export const PYTHON = '/usr/bin/python3';
+export const INSTALL_HINT =
+  'apt-get install python3-ironicclient python3-openstackclient python3-openstacksdk';
+
+/** The newest microversion Debian 12's clients (Ironic 21.4) know. */
+export const CLIENT_VERSION = '1.82';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+
+/** Result of one client run. */
+export interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** An endpoint under test: Ingot started for the test, or an external one. */
+export interface Target {
+  url: string;
+  /** Ingot's child process, when this test started it. */
+  server?: RunningServer;
+  close(): Promise<void>;
+}
+
+/** Starts Ingot (or uses `INGOT_COMPAT_URL`). */
+export async function openTarget(): Promise<Target> {
+  const external = process.env.INGOT_COMPAT_URL;
+  if (external) return { url: external.replace(/\/+$/, ''), close: async () => {} };
+  const server = await startServer();
+  return { url: server.url, server, close: () => server.dispose() };
+}
+
+/** Fails (never skips) when Debian's clients are not installed. */
+export function requireClients(): void {
+  for (const bin of [BAREMETAL, PYTHON]) {
+    if (!existsSync(bin)) throw new Error(`${bin} is missing; install Debian's real clients: ${INSTALL_HINT}`);
+  }
+}
+
+/** The environment for the Python clients: no Keystone, the endpoint, the client's microversion. */
+function clientEnv(url: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    // Keep pyenv/virtualenv and leftover OS_* settings away from Debian's Python.
+    if (k.startsWith('PYTHON') || k.startsWith('OS_') || k === 'VIRTUAL_ENV' || k.startsWith('PYENV')) continue;
+    env[k] = v;
+  }
+  return {
+    ...env,
+    OS_ENDPOINT: url,
+    OS_AUTH_TYPE: 'none',
+    OS_BAREMETAL_API_VERSION: CLIENT_VERSION,
+    HOME: process.env.HOME ?? '/tmp',
+    LANG: 'C.UTF-8',
+  };
+}
+
+/** Runs a program to completion with a hard time limit. */
+export function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs = 120_000): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.once('error', (err) => {
+      clearTimeout(timer);
+      reject(new Error(`cannot run ${cmd}: ${err.message}; install Debian's real clients: ${INSTALL_HINT}`));
+    });
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Runs `baremetal ARGS` against `url`. */
+export function baremetal(url: string, args: string[], timeoutMs?: number): Promise<RunResult> {
+  return run(BAREMETAL, args, clientEnv(url), timeoutMs);
+}
+
+/** Runs `baremetal ARGS -f json`, requires exit 0 and returns the parsed output. */
+export async function baremetalJson<T = Record<string, unknown>>(url: string, args: string[]): Promise<T> {
+  const r = await baremetal(url, [...args, '-f', 'json']);
+  if (r.code !== 0) {
+    throw new Error(`baremetal ${args.join(' ')} exited ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
+  }
+  try {
+    return JSON.parse(r.stdout) as T;
+  } catch {
+    throw new Error(`baremetal ${args.join(' ')} printed no JSON:\n${r.stdout}\n${r.stderr}`);
+  }
+}
+
+/** Runs `baremetal ARGS`, requiring exit 0. */
+export async function baremetalOk(url: string, args: string[]): Promise<RunResult> {
+  const r = await baremetal(url, args);
+  if (r.code !== 0) {
+    throw new Error(`baremetal ${args.join(' ')} exited ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
+  }
+  return r;
+}
+
+/** Runs a Python script of this folder with Debian's Python and returns its JSON output. */
+export async function python<T>(script: string, args: string[], url: string, timeoutMs = 240_000): Promise<T> {
+  const r = await run(PYTHON, [path.join(HERE, script), url, ...args], clientEnv(url), timeoutMs);
+  if (r.code !== 0) throw new Error(`${script} exited ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
+  const last = r.stdout.trim().split('\n').pop() ?? '';
+  try {
+    return JSON.parse(last) as T;
+  } catch {
+    throw new Error(`${script} printed no JSON:\n${r.stdout}\n${r.stderr}`);
+  }
+}
+
+/** A name unique to this run, so that tests can share an external endpoint. */
+export function uniqueName(prefix: string): string {
+  return `${prefix}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+/** A random locally administered MAC address. */
+export function randomMac(): string {
+  const bytes = [0x52, 0x54, 0x00, ...Array.from({ length: 3 }, () => Math.floor(Math.random() * 256))];
+  return bytes.map((b) => b.toString(16).padStart(2, '0')).join(':');
+}
+
+/**
+ * The last line the CLI printed on stderr (its error message), without the ` (Request-ID: …)` suffix
+ * the client adds when the server sends `X-OpenStack-Request-Id`; whether that header is sent is
+ * asserted once, separately.
+ */
+export function errorLine(r: RunResult): string {
+  const lines = r.stderr.trim().split('\n');
+  return (lines[lines.length - 1] ?? '').replace(/ \(Request-ID: [^)]*\)$/, '');
+}

@@ -1,0 +1,82 @@
+/**
+ * Opens a throw-away store on each dialect for storage tests: SQLite in a fresh temp directory, or a
+ * fresh, uniquely named PostgreSQL database (dropped on destroy). PostgreSQL must be running: tests fail
+ * loudly, never skip, when it is not (start it with scripts/start-postgres.sh).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { openStore } from '../../src/db/open-store.js';
+import type { Store } from '../../src/db/store.js';
+
+export const DIALECTS = ['sqlite', 'postgres'] as const;
+export type Dialect = (typeof DIALECTS)[number];
+
+/** The PostgreSQL server tests use; its database is only used to create and drop test databases. */
+export function testPgUrl(): string {
+  return process.env.INGOT_TEST_PG_URL ?? 'postgres://ingot:ingot@127.0.0.1:5432/postgres';
+}
+
+/** A store with a way to throw it away. */
+export type TestStore = Store & { destroy(): Promise<void> };
+
+/** A fresh temp directory for SQLite files (the caller removes it). */
+export function tempDataDir(): string {
+  return mkdtempSync(path.join(os.tmpdir(), 'ingot-test-'));
+}
+
+async function adminClient(url: string): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  try {
+    await client.connect();
+  } catch (err) {
+    await client.end().catch(() => {});
+    throw new Error(
+      `PostgreSQL is not reachable at ${url.replace(/(\/\/[^:/@]*:)[^@]*@/, '$1***@')}: run scripts/start-postgres.sh (apt-get install postgresql) [${(err as Error).message}]`,
+      { cause: err },
+    );
+  }
+  return client;
+}
+
+/** The URL of database `name` on the server of `url`. */
+function withDatabase(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+/** Opens a fresh, empty, migrated store on `dialect`. */
+export async function openTestStore(dialect: Dialect): Promise<TestStore> {
+  if (dialect === 'sqlite') {
+    const dir = tempDataDir();
+    const store = await openStore({ dataDir: dir });
+    return Object.assign(store, {
+      async destroy() {
+        await store.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    });
+  }
+  const url = testPgUrl();
+  const name = `ingot_test_${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = await adminClient(url);
+  try {
+    await admin.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await admin.end();
+  }
+  const store = await openStore({ url: withDatabase(url, name), poolSize: 4 });
+  return Object.assign(store, {
+    async destroy() {
+      await store.close();
+      const again = await adminClient(url);
+      try {
+        await again.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      } finally {
+        await again.end();
+      }
+    },
+  });
+}
