@@ -122,13 +122,18 @@ async function main(): Promise<void> {
 
     const runs: number[] = [];
     for (let i = 0; i < listRuns + 2; i++) {
+      // Timed: request to the last byte of the answer. The check parses the 2.3 MB body afterwards, so
+      // the bench's own JSON.parse is not counted as the server's time.
       const t = performance.now();
-      const page = await client.json<{ nodes: unknown[] }>('GET', '/v1/nodes?detail=True&limit=1000');
+      const r = await client.request('GET', '/v1/nodes?detail=True&limit=1000');
+      const elapsed = performance.now() - t;
+      if (r.status !== 200) throw new Error(`list: HTTP ${r.status} ${r.body.slice(0, 300)}`);
+      const page = JSON.parse(r.body) as { nodes: unknown[] };
       if (page.nodes.length !== 1000) throw new Error(`list returned ${page.nodes.length} nodes, expected 1000`);
-      if (i >= 2) runs.push(performance.now() - t);
+      if (i >= 2) runs.push(elapsed);
     }
     figures.push({ name: 'list 1000 nodes, detail', value: median(runs), unit: 'ms', ironic: 450, goal: 40, higher: false,
-      note: `median of ${listRuns} runs (min ${Math.min(...runs).toFixed(1)}, max ${Math.max(...runs).toFixed(1)})` });
+      note: `time to the last byte, median of ${listRuns} runs (min ${Math.min(...runs).toFixed(1)}, max ${Math.max(...runs).toFixed(1)})` });
 
     const life = await lifecycle(client, lifecycleNodes, 'bench-life');
     figures.push({ name: `${lifecycleNodes}-node lifecycle`, value: life.wallMs / 1000, unit: 's', ironic: 63, goal: 3, higher: false,

@@ -11,11 +11,15 @@ function point(key: string): bigint {
 
 export class HashRing {
   private readonly points: Array<{ at: bigint; host: string }>;
+  /** The host when there is exactly one (it owns every key: no hashing needed). */
+  private readonly only: string | null;
 
   constructor(hosts: Iterable<string>, partitionExponent = 5) {
     const replicas = 2 ** partitionExponent;
     this.points = [];
-    for (const host of new Set(hosts)) {
+    const distinct = new Set(hosts);
+    this.only = distinct.size === 1 ? (distinct.values().next().value as string) : null;
+    for (const host of distinct) {
       for (let i = 0; i < replicas; i++) this.points.push({ at: point(`${host}-${i}`), host });
     }
     this.points.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.host.localeCompare(b.host)));
@@ -28,6 +32,9 @@ export class HashRing {
   /** The host owning `key`, or null for an empty ring. */
   hostFor(key: string): string | null {
     if (this.points.length === 0) return null;
+    // NOTE: with one conductor (the common single-process case) every key maps to it; skipping the
+    // md5 matters when a list of 1000 nodes asks for each node's conductor.
+    if (this.only !== null) return this.only;
     const h = point(key);
     let lo = 0;
     let hi = this.points.length;

@@ -18,12 +18,12 @@ describe('Task', () => {
     t = await startTestConductor({}, { clock });
     const ctx = t.conductor.context;
     const node = await t.conductor.client.createNode({ driver: 'fake-hardware', name: 'tk' });
-    expect(node.provision_updated_at).toBe('2026-05-01T10:00:00.000Z');
+    expect(node.provision_updated_at).toBe('2026-05-01T10:00:00.000000+00:00');
 
     const task = await Task.acquire(ctx, 'tk');
     clock.advance(5000);
     await task.process('manage');
-    expect(task.node).toMatchObject({ provision_state: 'verifying', target_provision_state: 'manageable', provision_updated_at: '2026-05-01T10:00:05.000Z' });
+    expect(task.node).toMatchObject({ provision_state: 'verifying', target_provision_state: 'manageable', provision_updated_at: '2026-05-01T10:00:05.000000+00:00' });
     clock.advance(1500);
     await task.process('fail', { lastError: 'bad credentials' });
     expect(task.node).toMatchObject({ provision_state: 'enroll', target_provision_state: null, last_error: 'bad credentials' });

@@ -15,7 +15,6 @@ import { migrationProvider } from './migrations/index.js';
 import { nodeRepository } from './nodes.js';
 import { portgroupRepository } from './portgroups.js';
 import { portRepository } from './ports.js';
-import { openPostgresDialect } from './postgres-dialect.js';
 import type { RepoContext } from './repo-context.js';
 import { openSqliteDialect } from './sqlite-dialect.js';
 import type { Store } from './store.js';
@@ -39,7 +38,7 @@ export function redactUrl(url: string): string {
   return url.replace(/(\/\/[^:/@]*:)[^@]*@/, '$1***@');
 }
 
-function openDialect(opts: OpenStoreOptions): StoreDialect {
+async function openDialect(opts: OpenStoreOptions): Promise<StoreDialect> {
   const url = (opts.url ?? '').trim();
   if (url === '' || url.startsWith('sqlite:')) {
     const dataDir = url.startsWith('sqlite:') ? url.slice('sqlite:'.length).replace(/^\/\//, '') : (opts.dataDir ?? './ingot-data');
@@ -47,6 +46,8 @@ function openDialect(opts: OpenStoreOptions): StoreDialect {
     return openSqliteDialect({ dataDir, busyTimeoutMs: opts.busyTimeoutMs ?? 5000 });
   }
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
+    // NOTE: loaded on demand so that SQLite deployments never load the PostgreSQL driver.
+    const { openPostgresDialect } = await import('./postgres-dialect.js');
     return openPostgresDialect({ url, poolSize: opts.poolSize ?? 10 });
   }
   throw fail(
@@ -57,7 +58,7 @@ function openDialect(opts: OpenStoreOptions): StoreDialect {
 
 /** Opens and migrates the store. Close it with `store.close()`. */
 export async function openStore(opts: OpenStoreOptions = {}): Promise<Store> {
-  const dialect = openDialect(opts);
+  const dialect = await openDialect(opts);
   const clock = opts.clock ?? systemClock;
   try {
     const migrator = new Migrator({ db: dialect.db, provider: migrationProvider(dialect) });

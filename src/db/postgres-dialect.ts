@@ -3,15 +3,18 @@
  * stay far below 2^53.
  */
 import { Kysely, PostgresDialect } from 'kysely';
-import pg from 'pg';
 import type { ConstraintViolation, StoreDialect } from './dialect.js';
 import { parseUniqueIndexName } from './dialect.js';
 import type { Database } from './schema.js';
 
 const INT8_OID = 20;
 
-/** Connects a pool to `url` (a postgres:// or postgresql:// URL). */
-export function openPostgresDialect(opts: { url: string; poolSize: number }): StoreDialect {
+/**
+ * Connects a pool to `url` (a postgres:// or postgresql:// URL). NOTE: `pg` is imported here, on first
+ * use, not at module load: a server on the embedded SQLite file never loads it (a few MiB resident).
+ */
+export async function openPostgresDialect(opts: { url: string; poolSize: number }): Promise<StoreDialect> {
+  const { default: pg } = await import('pg');
   const types = {
     getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
       oid === INT8_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,

@@ -62,17 +62,18 @@ function cachingDatabase(raw: BetterSqlite3.Database): SqliteDatabase {
 function rowBuilding(stmt: BetterSqlite3.Statement): SqliteStatement {
   if (!stmt.reader) return stmt as unknown as SqliteStatement;
   stmt.raw(true);
-  let names = stmt.columns().map((c) => c.name);
-  let n = names.length;
+  let n = 0;
+  let fill: (values: unknown[]) => Record<string, unknown> = () => ({});
+  const compile = () => {
+    const names = stmt.columns().map((c) => c.name);
+    n = names.length;
+    fill = rowLiteral(names);
+  };
+  compile();
   const build = (values: unknown[]): Record<string, unknown> => {
-    if (values.length !== n) {
-      // Another process changed the schema and SQLite re-prepared the statement (`select *`).
-      names = stmt.columns().map((c) => c.name);
-      n = names.length;
-    }
-    const row: Record<string, unknown> = {};
-    for (let i = 0; i < n; i++) row[names[i]!] = values[i];
-    return row;
+    // Another process changed the schema and SQLite re-prepared the statement (`select *`).
+    if (values.length !== n) compile();
+    return fill(values);
   };
   return {
     reader: true,
@@ -82,6 +83,25 @@ function rowBuilding(stmt: BetterSqlite3.Statement): SqliteStatement {
       for (const values of stmt.iterate(parameters) as IterableIterator<unknown[]>) yield build(values);
     },
   };
+}
+
+/**
+ * A function building a row object from its values as one object literal (`{"id": v[0], …}`).
+ * NOTE: an object literal of fixed keys is created in one step with its final shape; assigning 62
+ * properties one by one took most of the time of reading a page of 1000 nodes.
+ */
+function rowLiteral(names: readonly string[]): (values: unknown[]) => Record<string, unknown> {
+  // `__proto__: …` in a literal would set the prototype instead of a property: build those rows by assignment.
+  if (names.includes('__proto__') || new Set(names).size !== names.length) {
+    return (values) => {
+      const row: Record<string, unknown> = {};
+      for (let i = 0; i < names.length; i++) row[names[i]!] = values[i];
+      return row;
+    };
+  }
+  // Keys are JSON string literals (valid, quoted JavaScript property names), so any column name is safe.
+  const body = names.map((name, i) => `${JSON.stringify(name)}: v[${i}]`).join(', ');
+  return new Function('v', `return { ${body} };`) as (values: unknown[]) => Record<string, unknown>;
 }
 
 /** better-sqlite3 errors carry SQLite's extended result code and `UNIQUE constraint failed: t.c[, t.c2]`. */

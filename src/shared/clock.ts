@@ -6,9 +6,12 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => Date.now() };
 
-/** ISO-8601 UTC timestamp of `ms` (default: now). */
+/**
+ * ISO-8601 UTC timestamp of `ms` (default: now) as Ironic writes them (Python's `isoformat()` of an
+ * aware datetime): `2026-11-30T00:51:28.577000+00:00`. Fixed width, so stored values sort as text.
+ */
 export function isoTime(ms: number = Date.now()): string {
-  return new Date(ms).toISOString();
+  return `${new Date(ms).toISOString().slice(0, -1)}000+00:00`;
 }
 
 /** Resolves after `ms`, or rejects with the signal's reason when it aborts first. */
