@@ -44,7 +44,10 @@ export function freePort(): Promise<number> {
 
 /** Spawns `node ARGS` and waits (bounded) for a stdout line matching `ready`. */
 export async function spawnServer(args: string[], ready: RegExp, url: string, timeoutMs = 30_000): Promise<ChildServer> {
-  const proc = spawn(process.execPath, args, { cwd: repoRoot(), stdio: ['ignore', 'pipe', 'pipe'] });
+  // `ingot` runs as an operator runs it (`npx ingot serve`): the script itself, through its shebang and
+  // the V8 flags it carries; anything else runs under this Node.
+  const [cmd, cmdArgs] = args[0] === 'bin/ingot.js' ? [path.join(repoRoot(), 'bin', 'ingot.js'), args.slice(1)] : [process.execPath, args];
+  const proc = spawn(cmd, cmdArgs, { cwd: repoRoot(), stdio: ['ignore', 'pipe', 'pipe'] });
   live.add(proc);
   let out = '';
   let err = '';

@@ -219,6 +219,41 @@ export function serializeNodes(nodes: readonly Node[], plan: NodePlan, ctx: Node
 }
 
 /**
+ * Nodes per piece of a streamed node page: about 46 KB of JSON for detailed nodes, small enough for
+ * the socket to take each piece at once and for its buffer to come from the ordinary heap.
+ */
+export const NODE_PAGE_CHUNK = 20;
+
+/**
+ * A node collection page `{"nodes": [...], "next": ...}` as JSON text in pieces of `chunk` nodes, the
+ * same text as `JSON.stringify({ nodes: serializeNodes(...), next })` (no `next` key when undefined).
+ * The generator takes `nodes` over and empties it as it goes, so only the nodes not yet rendered and
+ * one piece's objects and text are alive at a time: a large page is never held whole.
+ */
+export function* nodePageJson(
+  nodes: Node[],
+  plan: NodePlan,
+  ctx: NodeContext,
+  next: string | undefined,
+  chunk: number = NODE_PAGE_CHUNK,
+): Generator<string, void, undefined> {
+  const fn = compile(plan, ctx.minor);
+  const tail = next === undefined ? ']}' : `],"next":${JSON.stringify(next)}}`;
+  const step = Math.max(1, Math.floor(chunk));
+  let head = '{"nodes":[';
+  while (nodes.length > 0) {
+    const batch = nodes.splice(0, step);
+    const part = new Array<Record<string, unknown>>(batch.length);
+    for (let i = 0; i < batch.length; i++) part[i] = fn(batch[i] as Node, ctx);
+    // `JSON.stringify(part)` is `[a,b,...]`: drop its brackets and join it to the previous piece.
+    const text = JSON.stringify(part);
+    yield head + text.slice(1, -1) + (nodes.length === 0 ? tail : '');
+    head = ',';
+  }
+  if (head !== ',') yield head + tail;
+}
+
+/**
  * The node as a JSON Patch sees it: every field the version allows, unmasked (the patch may touch a
  * secret), with `chassis_uuid` resolved.
  */

@@ -1,0 +1,114 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Node } from '../../domain/node.js';
+import { nodeContext } from '../lookup.js';
+import { nodePageJson, planNode, serializeNodes } from '../serialize/node.js';
+import { createTestApi, type TestApi } from '../test-support.js';
+
+let t: TestApi;
+beforeAll(async () => {
+  t = await createTestApi({ max_limit: 50 });
+});
+afterAll(async () => {
+  await t.close();
+});
+beforeEach(async () => {
+  for (const n of await t.store.nodes.list({}, { limit: 0 })) await t.store.nodes.delete(n.uuid);
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+const LATEST = { 'x-openstack-ironic-api-version': 'latest' };
+
+async function seed(count: number): Promise<string[]> {
+  const uuids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const res = await t.app.inject({
+      method: 'POST', url: '/v1/nodes', headers: LATEST,
+      payload: { driver: 'fake-hardware', name: `s${i}`, driver_info: { ipmi_password: `pw${i}`, ipmi_address: `10.0.0.${i}` }, extra: { i } },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    uuids.push(res.json().uuid);
+  }
+  return uuids;
+}
+
+describe('nodePageJson', () => {
+  it('renders the same text as stringifying the whole page, for any piece size', async () => {
+    await seed(5);
+    const all = await t.store.nodes.list({}, { limit: 0 });
+    for (const minor of [1, 42, 87]) {
+      const ctx = await nodeContext({ store: t.store, conductor: t.conductor } as never, 'http://h', minor, all);
+      for (const plan of [planNode(minor, undefined), planNode(minor, ['uuid', 'provision_state'])]) {
+        for (const count of [0, 1, 5]) {
+          for (const next of [undefined, 'http://h/v1/nodes?limit=2&marker=x"y']) {
+            const whole = JSON.stringify({ nodes: serializeNodes(all.slice(0, count), plan, ctx), next });
+            for (const chunk of [1, 2, 3, 100]) {
+              const pieces = [...nodePageJson(all.slice(0, count), plan, ctx, next, chunk)];
+              expect(pieces.join('')).toBe(whole);
+              expect(pieces.length).toBe(Math.max(1, Math.ceil(count / chunk)));
+            }
+          }
+        }
+      }
+    }
+  });
+
+  it('empties the page it is given as it renders', async () => {
+    await seed(3);
+    const nodes: Node[] = await t.store.nodes.list({}, { limit: 0 });
+    const ctx = await nodeContext({ store: t.store, conductor: t.conductor } as never, 'http://h', 87, nodes);
+    const gen = nodePageJson(nodes, planNode(87, undefined), ctx, undefined, 2);
+    gen.next();
+    expect(nodes).toHaveLength(1);
+    gen.next();
+    expect(nodes).toHaveLength(0);
+  });
+});
+
+describe('streamed node lists', () => {
+  it('answers the same document as the nodes shown one by one, with the JSON type and version headers', async () => {
+    const uuids = await seed(5);
+    const shown = [];
+    for (const u of uuids) shown.push((await t.app.inject({ url: `/v1/nodes/${u}`, headers: { ...LATEST, host: 'h' } })).json());
+    const res = await t.app.inject({ url: '/v1/nodes?detail=True&limit=3', headers: { ...LATEST, host: 'h' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.headers['x-openstack-ironic-api-version']).toMatch(/^1\.\d+$/);
+    expect(res.headers['openstack-request-id']).toMatch(/^req-/);
+    expect(res.json()).toEqual({ nodes: shown.slice(0, 3), next: `http://h/v1/nodes?detail=True&limit=3&marker=${uuids[2]}` });
+    expect(res.json().nodes[0].driver_info.ipmi_password).toBe('******');
+    const rest = await t.app.inject({ url: `/v1/nodes/detail?marker=${uuids[2]}`, headers: { ...LATEST, host: 'h' } });
+    expect(rest.json()).toEqual({ nodes: shown.slice(3) });
+  });
+
+  it('answers an empty list as {"nodes":[]}', async () => {
+    const res = await t.app.inject({ url: '/v1/nodes?detail=True', headers: LATEST });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.body).toBe('{"nodes":[]}');
+  });
+
+  it('answers errors raised before the first byte with the error envelope', async () => {
+    await seed(2);
+    const envelope = (body: string) => JSON.parse(JSON.parse(body).error_message) as { faultstring: string };
+    const bad = await t.app.inject({ url: '/v1/nodes?detail=True&limit=x', headers: LATEST });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.headers['content-type']).toMatch(/^application\/json/);
+    expect(envelope(bad.body).faultstring).toContain('limit');
+
+    vi.spyOn(t.store.nodes, 'list').mockRejectedValueOnce(new Error('database gone'));
+    const storeFails = await t.app.inject({ url: '/v1/nodes?detail=True', headers: LATEST });
+    expect(storeFails.statusCode).toBe(500);
+    expect(storeFails.headers['x-openstack-ironic-api-version']).toMatch(/^1\.\d+$/);
+    expect(typeof envelope(storeFails.body).faultstring).toBe('string');
+
+    vi.spyOn(t.conductor, 'conductorFor').mockImplementation(() => {
+      throw new Error('render failed');
+    });
+    const renderFails = await t.app.inject({ url: '/v1/nodes?detail=True', headers: LATEST });
+    expect(renderFails.statusCode).toBe(500);
+    expect(renderFails.headers['content-type']).toMatch(/^application\/json/);
+    expect(typeof envelope(renderFails.body).faultstring).toBe('string');
+  });
+});
