@@ -7,13 +7,9 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/api/app.js';
 import { startTestConductor, waitForState, type TestConductor } from '../src/conductor/test-support.js';
 import { silentLogger } from '../src/shared/logger.js';
-import { testApiConfig } from '../src/api/test-support.js';
+import { faultString, testApiConfig } from '../src/api/test-support.js';
 
 const V = { 'x-openstack-ironic-api-version': '1.87' };
-
-function faultOf(body: string): string {
-  return (JSON.parse((JSON.parse(body) as { error_message: string }).error_message) as { faultstring: string }).faultstring;
-}
 
 describe('API + conductor', () => {
   let t: TestConductor;
@@ -51,7 +47,7 @@ describe('API + conductor', () => {
     const codes = [a.statusCode, b.statusCode].sort();
     expect(codes).toEqual([202, 409]);
     const loser = a.statusCode === 409 ? a : b;
-    expect(faultOf(loser.body)).toMatch(new RegExp(`Node ${uuid} is locked by host test-conductor`));
+    expect(faultString(loser.body)).toMatch(new RegExp(`Node ${uuid} is locked by host test-conductor`));
 
     // While the deploy runs, every other change is refused the same way, and nothing else changes.
     const patch = await app.inject({ method: 'PATCH', url: `/v1/nodes/${uuid}`, headers: V, payload: [{ op: 'add', path: '/extra/x', value: 1 }] });
@@ -75,7 +71,7 @@ describe('API + conductor', () => {
     expect((await provision(slow, 'deploy')).statusCode).toBe(202);
     const refused = await provision(other, 'deploy');
     expect(refused.statusCode).toBe(503);
-    expect(faultOf(refused.body)).toMatch(/lack of free conductor workers/);
+    expect(faultString(refused.body)).toMatch(/lack of free conductor workers/);
     const after = await t.store.nodes.get(other);
     expect(after.provision_state).toBe('available');
     expect(after.reservation).toBeNull();
@@ -87,7 +83,7 @@ describe('API + conductor', () => {
     const uuid = await createNode('enrolled');
     const res = await provision(uuid, 'deploy');
     expect(res.statusCode).toBe(400);
-    expect(faultOf(res.body)).toBe(`The requested action "deploy" can not be performed on node "${uuid}" while it is in state "enroll".`);
+    expect(faultString(res.body)).toBe(`The requested action "deploy" can not be performed on node "${uuid}" while it is in state "enroll".`);
     expect((await t.store.nodes.get(uuid)).provision_state).toBe('enroll');
   });
 

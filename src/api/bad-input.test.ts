@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApi, type TestApi } from './test-support.js';
+import { createTestApi, LATEST, type TestApi } from './test-support.js';
 
 let t: TestApi;
 beforeAll(async () => {
@@ -8,8 +8,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
-
-const LATEST = { 'x-openstack-ironic-api-version': 'latest' };
 
 function fault(body: string): { faultcode: string; faultstring: string } {
   return JSON.parse(JSON.parse(body).error_message);

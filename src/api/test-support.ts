@@ -198,3 +198,12 @@ export async function createTestApi(overrides: Partial<ApiConfig> = {}): Promise
     },
   };
 }
+
+/** Request headers asking for microversion `v` (`'1.82'`, `'latest'`, …). */
+export const version = (v: string): Record<string, string> => ({ 'x-openstack-ironic-api-version': v });
+export const LATEST = version('latest');
+
+/** The `faultstring` inside an error envelope body. */
+export function faultString(body: string): string {
+  return (JSON.parse((JSON.parse(body) as { error_message: string }).error_message) as { faultstring: string }).faultstring;
+}

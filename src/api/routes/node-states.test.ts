@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApi, type TestApi } from '../test-support.js';
+import { createTestApi, faultString as fault, LATEST, version as V, type TestApi } from '../test-support.js';
 
 let t: TestApi;
 beforeAll(async () => {
@@ -9,9 +9,6 @@ afterAll(async () => {
   await t.close();
 });
 
-const V = (v: string) => ({ 'x-openstack-ironic-api-version': v });
-const LATEST = V('latest');
-const fault = (body: string): string => JSON.parse(JSON.parse(body).error_message).faultstring;
 
 async function node(name: string) {
   const res = await t.app.inject({ method: 'POST', url: '/v1/nodes', headers: LATEST, payload: { driver: 'fake-hardware', name } });

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import type { Node } from '../../domain/node.js';
 import { nodeContext } from '../lookup.js';
 import { nodePageJson, planNode, serializeNodes } from '../serialize/node.js';
-import { createTestApi, type TestApi } from '../test-support.js';
+import { createTestApi, LATEST, type TestApi } from '../test-support.js';
 
 let t: TestApi;
 beforeAll(async () => {
@@ -17,8 +17,6 @@ beforeEach(async () => {
 afterEach(() => {
   vi.restoreAllMocks();
 });
-
-const LATEST = { 'x-openstack-ironic-api-version': 'latest' };
 
 async function seed(count: number): Promise<string[]> {
   const uuids: string[] = [];

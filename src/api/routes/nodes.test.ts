@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApi, type TestApi } from '../test-support.js';
+import { createTestApi, faultString as fault, LATEST, version as V, type TestApi } from '../test-support.js';
 
 let t: TestApi;
 beforeAll(async () => {
@@ -12,12 +12,6 @@ beforeEach(async () => {
   for (const n of await t.store.nodes.list({}, { limit: 0 })) await t.store.nodes.delete(n.uuid);
 });
 
-const V = (v: string) => ({ 'x-openstack-ironic-api-version': v });
-const LATEST = V('latest');
-
-function fault(body: string): string {
-  return (JSON.parse(JSON.parse(body).error_message) as { faultstring: string }).faultstring;
-}
 
 async function create(body: Record<string, unknown>, version = 'latest') {
   const res = await t.app.inject({ method: 'POST', url: '/v1/nodes', headers: V(version), payload: body });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApi, type TestApi } from '../test-support.js';
+import { createTestApi, LATEST, version as V, type TestApi } from '../test-support.js';
 
 let t: TestApi;
 beforeAll(async () => {
@@ -9,8 +9,6 @@ afterAll(async () => {
   await t.close();
 });
 
-const V = (v: string) => ({ 'x-openstack-ironic-api-version': v });
-const LATEST = V('latest');
 
 describe('chassis', () => {
   it('creates, lists, links nodes, patches and refuses deleting a non-empty chassis', async () => {

@@ -8,6 +8,7 @@ import type { NetworkInterface } from '../interfaces/network.js';
 import type { RaidInterface } from '../interfaces/raid.js';
 import type { StorageInterface } from '../interfaces/storage.js';
 import type { VendorInterface } from '../interfaces/vendor.js';
+import { noopNetwork } from '../noop/index.js';
 import { validateRaidConfig } from '../raid-config.js';
 import { delayProperty, fakeDelay, validateDelay } from './delay.js';
 
@@ -118,14 +119,6 @@ export function fakeFirmware(): FirmwareInterface {
 
 /** Fake network: does nothing but is a valid network interface (Ironic has only `noop` for this). */
 export function fakeNetwork(): NetworkInterface {
-  const nothing = async () => undefined;
-  return {
-    name: 'fake',
-    properties: {},
-    validate: () => undefined,
-    addProvisioningNetwork: nothing,
-    removeProvisioningNetwork: nothing,
-    configureTenantNetworks: nothing,
-    unconfigureTenantNetworks: nothing,
-  };
+  // Fake networking does what noop networking does (nothing), under its own name.
+  return { ...noopNetwork(), name: 'fake' };
 }
