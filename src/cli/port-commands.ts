@@ -9,6 +9,7 @@ import { PatchBuilder } from './patch.js';
 import { collect, keyValues, parseBool, parseList } from './values.js';
 import { compact, deleteEach, listParams, nodePath, readList, withoutLinks } from './node-crud.js';
 import { fail } from '../shared/errors.js';
+import { isUuid } from '../shared/ids.js';
 import type { Query } from './http-client.js';
 
 /** Columns of `port list`, and with `--long`. */
@@ -18,11 +19,10 @@ export const PORT_LONG_FIELDS = [
   'extra', 'created_at', 'updated_at',
 ];
 
-const UUID_RE = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
 
 /** The UUID of a node given by UUID or name (ports refer to nodes by UUID only). */
 export async function nodeUuid(ctx: RunContext, ident: string): Promise<string> {
-  if (UUID_RE.test(ident)) return ident;
+  if (isUuid(ident)) return ident;
   const query = ctx.client.minor >= 8 ? { fields: 'uuid' } : {};
   const n = await ctx.client.get<WireNode>(nodePath(ident), query);
   return n.uuid;

@@ -8,6 +8,7 @@
 import type { WireNode } from '../protocol/client/wire.js';
 import { WaitError } from './api-error.js';
 import type { RunContext } from './context.js';
+import { nodePath } from './node-crud.js';
 
 /** What to wait for. */
 export interface WaitSpec {
@@ -28,7 +29,7 @@ const POLL_FIELDS = ['uuid', 'name', 'provision_state', 'target_provision_state'
 /** Reads the node as `--wait` needs it (with `fields=` when the microversion allows it). */
 export function pollNode(ctx: RunContext, ident: string): Promise<WireNode> {
   const query = ctx.client.minor >= 8 ? { fields: POLL_FIELDS.join(',') } : {};
-  return ctx.client.get<WireNode>(`nodes/${encodeURIComponent(ident)}`, query);
+  return ctx.client.get<WireNode>(nodePath(ident), query);
 }
 
 /** `--wait` / `--wait N` as seconds (0 = no timeout), or `undefined` when not waiting. */

@@ -14,7 +14,7 @@ import { fail } from '../shared/errors.js';
 import { checkWaitTimeoutsOnce } from './periodics/timeouts.js';
 import { reapDeadConductorsOnce } from './periodics/dead-conductors.js';
 import { syncPowerStatesOnce } from './periodics/power-sync.js';
-import { startTestConductor, waitForNode, waitForState, type TestConductor } from './test-support.js';
+import { createNodeIn, startTestConductor, waitForNode, waitForState, type TestConductor } from './test-support.js';
 
 const open: TestConductor[] = [];
 const dirs: string[] = [];
@@ -30,13 +30,8 @@ async function start(...args: Parameters<typeof startTestConductor>): Promise<Te
 }
 
 async function available(t: TestConductor, name: string, driverInfo: Record<string, string | number> = {}) {
-  const c = t.conductor.client;
-  await c.createNode({ driver: 'fake-hardware', name });
-  await c.doProvisionAction(name, 'manage', {});
-  await waitForState(t.store, name, 'manageable');
-  await c.doProvisionAction(name, 'provide', {});
-  await waitForState(t.store, name, 'available');
-  await c.updateNode(name, { driver_info: driverInfo });
+  await createNodeIn(t, name, 'available');
+  await t.conductor.client.updateNode(name, { driver_info: driverInfo });
 }
 
 describe('node lock', () => {
@@ -102,14 +97,12 @@ describe('error handlers', () => {
     await waitForState(t.store, 'df', 'available');
   });
 
-  it('a failing clean step puts the node in clean failed and maintenance', async () => {
+  it('a failing manual clean step puts the node in clean failed and maintenance, still heading for manageable', async () => {
     const t = await start();
-    await t.conductor.client.createNode({ driver: 'fake-hardware', name: 'cf' });
-    await t.conductor.client.doProvisionAction('cf', 'manage', {});
-    await waitForState(t.store, 'cf', 'manageable');
+    await createNodeIn(t, 'cf', 'manageable');
     await t.conductor.client.doProvisionAction('cf', 'clean', { clean_steps: [{ interface: 'bios', step: 'apply_configuration', args: {} }] });
     const n = await waitForState(t.store, 'cf', 'clean failed');
-    expect(n).toMatchObject({ maintenance: true, fault: 'clean failure', reservation: null });
+    expect(n).toMatchObject({ maintenance: true, fault: 'clean failure', reservation: null, target_provision_state: 'manageable' });
     expect(n.last_error).toMatch(/^Failed to clean node/);
   });
 
@@ -190,8 +183,8 @@ describe('periodic tasks', () => {
     await t.store.conductors.touch('test-conductor');
     expect(await reapDeadConductorsOnce(t.conductor.context)).toEqual(['ghost']);
     const n = await t.store.nodes.get(node.uuid);
-    expect(n).toMatchObject({ provision_state: 'clean failed', reservation: null });
-    expect(n.last_error).toBe('cleaning failed: the conductor ghost stopped while the operation was in progress and it cannot be resumed. Retry the operation.');
+    expect(n).toMatchObject({ provision_state: 'clean failed', target_provision_state: 'available', reservation: null, maintenance: true, fault: 'clean failure' });
+    expect(n.last_error).toBe('cleaning failed: the conductor ghost stopped while the operation was in progress and it cannot be resumed. Fix the cause, unset maintenance, then "manage" and "provide" the node again.');
   });
 
   it('the periodic loops run on their own at the configured intervals', async () => {
@@ -215,7 +208,7 @@ describe('start and stop', () => {
     const t = await start({}, { dir });
     const n = await t.store.nodes.get('crashed');
     expect(n).toMatchObject({ provision_state: 'deploy failed', reservation: null });
-    expect(n.last_error).toBe('deploying failed: the conductor test-conductor stopped while the operation was in progress and it cannot be resumed. Retry the operation.');
+    expect(n.last_error).toBe('deploying failed: the conductor test-conductor stopped while the operation was in progress and it cannot be resumed. Fix the cause and deploy again, or undeploy the node.');
     expect(await t.store.nodes.get('other-lock')).toMatchObject({ provision_state: 'manageable', reservation: null });
   });
 

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Node } from '../domain/node.js';
 import type { ConductorClient } from './client.js';
-import { startTestConductor, waitForState, type TestConductor } from './test-support.js';
+import { createNodeIn, startTestConductor, waitForState, type TestConductor } from './test-support.js';
 
 let t: TestConductor;
 let c: ConductorClient;
@@ -16,19 +16,8 @@ async function historyOf(node: Node): Promise<string[]> {
   return (await t.store.history.list(node.id, { limit: 1000 })).filter((h) => h.event_type === 'provisioning').map((h) => h.event);
 }
 
-async function toManageable(name: string, extra: Partial<Node> = {}): Promise<Node> {
-  await c.createNode({ driver: 'fake-hardware', name, ...extra });
-  await c.doProvisionAction(name, 'manage', {});
-  return waitForState(t.store, name, 'manageable');
-}
-
-async function toActive(name: string, extra: Partial<Node> = {}): Promise<Node> {
-  await toManageable(name, extra);
-  await c.doProvisionAction(name, 'provide', {});
-  await waitForState(t.store, name, 'available');
-  await c.doProvisionAction(name, 'active', {});
-  return waitForState(t.store, name, 'active');
-}
+const toManageable = (name: string, extra: Partial<Node> = {}) => createNodeIn(t, name, 'manageable', extra);
+const toActive = (name: string, extra: Partial<Node> = {}) => createNodeIn(t, name, 'active', extra);
 
 describe('fake-hardware lifecycle', () => {
   it('create -> manage -> inspect -> provide -> deploy -> undeploy -> delete', async () => {

@@ -1,7 +1,7 @@
 /** The LocalConductorClient's synchronous operations on a real SQLite store. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ConductorClient } from './client.js';
-import { startTestConductor, waitForNode, waitForState, type TestConductor } from './test-support.js';
+import { createNodeIn, startTestConductor, waitForNode, waitForState, type TestConductor } from './test-support.js';
 
 let t: TestConductor;
 let c: ConductorClient;
@@ -11,15 +11,7 @@ beforeEach(async () => {
 });
 afterEach(async () => t.close());
 
-async function activeNode(name: string) {
-  await c.createNode({ driver: 'fake-hardware', name, automated_clean: false });
-  await c.doProvisionAction(name, 'manage', {});
-  await waitForState(t.store, name, 'manageable');
-  await c.doProvisionAction(name, 'provide', {});
-  await waitForState(t.store, name, 'available');
-  await c.doProvisionAction(name, 'active', {});
-  return waitForState(t.store, name, 'active');
-}
+const activeNode = (name: string) => createNodeIn(t, name, 'active', { automated_clean: false });
 
 describe('createNode', () => {
   it('fills interface defaults and starts in enroll', async () => {

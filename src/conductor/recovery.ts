@@ -3,10 +3,11 @@
  * stopped heartbeating; this one abandoning work on stop): its nodes in busy states move to their
  * failure state with last_error saying why, pending power changes are cleared, and its locks released.
  */
-import { failureStateOf, STATES, STUCK_STATES_TREATED_AS_FAIL } from '../domain/states.js';
+import { failureStateOf, STUCK_STATES_TREATED_AS_FAIL, targetAfter } from '../domain/states.js';
 import { isoTime } from '../shared/clock.js';
 import { messageOf } from '../shared/errors.js';
 import type { ConductorContext } from './context.js';
+import { failureChanges } from './flows/phases.js';
 import { abandonedMessage } from './flows/run.js';
 
 /** Fails the in-flight work of `host` and releases its locks; returns the UUIDs of the failed nodes. */
@@ -24,13 +25,14 @@ export async function recoverHost(ctx: ConductorContext, host: string): Promise<
           node.uuid,
           {
             provision_state: to,
-            target_provision_state: STATES[to].stable ? null : STATES[to].target,
+            target_provision_state: targetAfter('fail', to, node.target_provision_state),
             provision_updated_at: isoTime(now),
             last_error: message,
             target_power_state: null,
             clean_step: {},
             deploy_step: {},
             service_step: {},
+            ...failureChanges(node.provision_state),
           },
           { reservation: host },
         );

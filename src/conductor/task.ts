@@ -6,7 +6,7 @@
  */
 import type { NodeChanges } from '../db/store.js';
 import type { Node, PowerState } from '../domain/node.js';
-import { STATES, transition, type ProvisionEvent, type ProvisionState } from '../domain/states.js';
+import { STATES, targetAfter, transition, type ProvisionEvent, type ProvisionState } from '../domain/states.js';
 import type { DriverTask } from '../drivers/interfaces/base.js';
 import type { Driver } from '../drivers/registry.js';
 import { isoTime } from '../shared/clock.js';
@@ -94,7 +94,7 @@ export class Task {
     }
     const now = this.ctx.clock.now();
     const since = this.current.provision_updated_at ? Date.parse(this.current.provision_updated_at) : NaN;
-    const target = opts.target !== undefined ? opts.target : STATES[to].stable ? null : STATES[to].target;
+    const target = opts.target !== undefined ? opts.target : targetAfter(event, to, this.current.target_provision_state);
     const changes: NodeChanges = { provision_state: to, target_provision_state: target, provision_updated_at: isoTime(now) };
     if (opts.lastError !== undefined) changes.last_error = opts.lastError;
     this.set(changes);

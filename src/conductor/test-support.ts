@@ -56,3 +56,17 @@ export async function waitForNode(store: Store, ident: string, done: (n: Node) =
 export function waitForState(store: Store, ident: string, state: ProvisionState, timeoutMs = 5000): Promise<Node> {
   return waitForNode(store, ident, (n) => n.provision_state === state && n.reservation === null, timeoutMs);
 }
+
+const ROUTE = [['manage', 'manageable'], ['provide', 'available'], ['active', 'active']] as const;
+
+/** Creates a fake-hardware node and takes it through manage, provide and deploy until it is in `target`. */
+export async function createNodeIn(t: TestConductor, name: string, target: 'enroll' | 'manageable' | 'available' | 'active', extra: Partial<Node> = {}): Promise<Node> {
+  const c = t.conductor.client;
+  let node = await c.createNode({ driver: 'fake-hardware', name, ...extra });
+  for (const [verb, state] of ROUTE) {
+    if (node.provision_state === target) break;
+    await c.doProvisionAction(name, verb, {});
+    node = await waitForState(t.store, name, state);
+  }
+  return node;
+}

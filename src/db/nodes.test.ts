@@ -198,20 +198,14 @@ describe.each(DIALECTS)('nodes on %s', (dialect) => {
     expect((await codeOf(store.nodes.setTraits(999999, []))).code).toBe('NodeNotFound');
   });
 
-  it('lists 1000 nodes with all columns quickly', async () => {
+  it('lists a full page of 1000 nodes with every column decoded', async () => {
     const props = { cpus: 8, memory_mb: 16384, local_gb: 100, cpu_arch: 'x86_64' };
     for (let i = 0; i < 1000; i++) {
       await store.nodes.create({ driver: 'fake-hardware', name: `bulk-${i}`, properties: props, driver_info: { a: 'b' }, extra: { i } });
     }
-    let rows = await store.nodes.list({}, { limit: 1000 });
-    const times: number[] = [];
-    for (let i = 0; i < 5; i++) {
-      const t0 = performance.now();
-      rows = await store.nodes.list({}, { limit: 1000 });
-      times.push(performance.now() - t0);
-    }
-    console.log(`[${dialect}] listed ${rows.length} nodes with all columns in ${Math.min(...times).toFixed(2)} ms (best of 5)`);
+    // Speed is measured by `npm run bench`, not here.
+    const rows = await store.nodes.list({}, { limit: 1000 });
     expect(rows).toHaveLength(1000);
-    expect(rows[999]!.properties).toEqual(props);
+    expect(rows[999]).toMatchObject({ name: 'bulk-999', properties: props, driver_info: { a: 'b' }, extra: { i: 999 }, maintenance: false, traits: [] });
   });
 });

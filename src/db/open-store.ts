@@ -48,7 +48,7 @@ async function openDialect(opts: OpenStoreOptions): Promise<StoreDialect> {
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
     // NOTE: loaded on demand so that SQLite deployments never load the PostgreSQL driver.
     const { openPostgresDialect } = await import('./postgres-dialect.js');
-    return openPostgresDialect({ url, poolSize: opts.poolSize ?? 10 });
+    return openPostgresDialect({ url, poolSize: opts.poolSize ?? 10, logger: opts.logger });
   }
   throw fail(
     'ConfigInvalid',

@@ -2,6 +2,7 @@
  * PostgreSQL through pg's pool. 64-bit integers (counts, ids) are parsed to numbers: Ingot's values
  * stay far below 2^53.
  */
+import type { Logger } from '../shared/logger.js';
 import { Kysely, PostgresDialect } from 'kysely';
 import type { ConstraintViolation, StoreDialect } from './dialect.js';
 import { parseUniqueIndexName } from './dialect.js';
@@ -13,15 +14,16 @@ const INT8_OID = 20;
  * Connects a pool to `url` (a postgres:// or postgresql:// URL). NOTE: `pg` is imported here, on first
  * use, not at module load: a server on the embedded SQLite file never loads it (a few MiB resident).
  */
-export async function openPostgresDialect(opts: { url: string; poolSize: number }): Promise<StoreDialect> {
+export async function openPostgresDialect(opts: { url: string; poolSize: number; logger?: Logger | undefined }): Promise<StoreDialect> {
   const { default: pg } = await import('pg');
   const types = {
     getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
       oid === INT8_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
   };
-  const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize, types });
+  // A server that does not answer fails start-up after 10 s with the reason, instead of hanging.
+  const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize, types, connectionTimeoutMillis: 10_000 });
   // An idle client losing its connection (server restart) must not crash the process; the pool replaces it.
-  pool.on('error', () => {});
+  pool.on('error', (err) => opts.logger?.warn({ err }, `PostgreSQL connection lost: ${err.message}; the pool reconnects`));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { name: 'postgres', db, serialType: 'serial', autoIncrement: false, violation: postgresViolation };
 }

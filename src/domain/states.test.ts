@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   S, STATES, STABLE_STATES, STUCK_STATES_TREATED_AS_FAIL, TRANSITIONS, VERBS, WAIT_STATES,
-  eventsFrom, failureStateOf, transition, type ProvisionState,
+  eventsFrom, failureStateOf, targetAfter, transition, type ProvisionState,
 } from './states.js';
 
 const ALL = Object.keys(STATES) as ProvisionState[];
@@ -81,5 +81,15 @@ describe('the provision state table', () => {
   it('keeps stable states without a target and busy states with one', () => {
     for (const s of ALL) expect(STATES[s].stable === (STATES[s].target === null), s).toBe(true);
     expect(STABLE_STATES).toEqual(expect.arrayContaining([S.ENROLL, S.MANAGEABLE, S.AVAILABLE, S.ACTIVE, S.ERROR, S.RESCUE]));
+  });
+
+  it('keeps the target of the operation through waits, holds, failures and aborts', () => {
+    expect(targetAfter('fail', S.CLEANFAIL, S.MANAGEABLE)).toBe(S.MANAGEABLE);
+    expect(targetAfter('abort', S.CLEANFAIL, S.MANAGEABLE)).toBe(S.MANAGEABLE);
+    expect(targetAfter('fail', S.DEPLOYFAIL, S.ACTIVE)).toBe(S.ACTIVE);
+    // A new operation from a failure state heads for its own target; a stable state has none.
+    expect(targetAfter('rescue', S.RESCUING, S.ACTIVE)).toBe(S.RESCUE);
+    expect(targetAfter('unrescue', S.UNRESCUING, S.RESCUE)).toBe(S.ACTIVE);
+    expect(targetAfter('fail', S.ERROR, S.AVAILABLE)).toBeNull();
   });
 });

@@ -253,9 +253,18 @@ export function failureStateOf(state: ProvisionState): ProvisionState | undefine
   return transition(state, 'fail');
 }
 
-/** The stable state a node in `state` is heading for (target_provision_state), `null` when stable. */
-export function targetOf(state: ProvisionState): ProvisionState | null {
-  return STATES[state].target;
+/** Events that continue the operation the node is in, so its target stays (e.g. `manageable` for a manual clean). */
+const CONTINUING: ReadonlySet<ProvisionEvent> = new Set<ProvisionEvent>(['wait', 'resume', 'hold', 'unhold', 'fail', 'abort']);
+
+/**
+ * target_provision_state after `event` moved the node to `to`: null in a stable state; the current
+ * target when the event continues the same operation (waits, holds, failures and aborts of a manual
+ * clean keep `manageable`); otherwise the stable state `to` is heading for.
+ */
+export function targetAfter(event: ProvisionEvent, to: ProvisionState, current: ProvisionState | null): ProvisionState | null {
+  if (STATES[to].stable) return null;
+  if (CONTINUING.has(event) && current !== null) return current;
+  return STATES[to].target;
 }
 
 /** True when `value` names a provision state. */

@@ -16,6 +16,7 @@ import {
   uniqueName,
   type Target,
 } from './peer.js';
+import { waitNode } from '../support/http.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -41,14 +42,9 @@ async function getNode(url: string, ident: string): Promise<NodeView> {
   return (await res.json()) as NodeView;
 }
 
-/** Polls until `field` of the node equals `want` (bounded). */
-async function waitField(url: string, ident: string, field: keyof NodeView, want: unknown): Promise<NodeView> {
-  let node = await getNode(url, ident);
-  for (let i = 0; i < 100 && node[field] !== want; i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    node = await getNode(url, ident);
-  }
-  return node;
+/** Polls until `field` of the node equals `want`; throws naming the state after 10 s. */
+function waitField(url: string, ident: string, field: keyof NodeView, want: unknown): Promise<NodeView> {
+  return waitNode<NodeView & Record<string, unknown>>(url, ident, (n) => n[field] === want, 10_000, '1.82');
 }
 
 describe.concurrent('baremetal CLI (Debian python3-ironicclient)', () => {

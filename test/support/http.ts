@@ -37,18 +37,23 @@ export async function apiOk<T = Record<string, unknown>>(
   return r.body;
 }
 
-/** Polls `GET /v1/nodes/{ident}` until `done(node)` holds, up to `timeoutMs`; returns the last node seen. */
+/** Polls `GET /v1/nodes/{ident}` until `done(node)` holds; throws with the last node seen after `timeoutMs`. */
 export async function waitNode<T extends Record<string, unknown>>(
   base: string,
   ident: string,
   done: (node: T) => boolean,
   timeoutMs = 30_000,
+  version = 'latest',
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
-  let node = await apiOk<T>(base, 'GET', `/v1/nodes/${ident}`);
-  while (!done(node) && Date.now() < deadline) {
+  const read = async () => (await api<T>(base, 'GET', `/v1/nodes/${encodeURIComponent(ident)}`, undefined, version)).body;
+  let node = await read();
+  while (!done(node)) {
+    if (Date.now() > deadline) {
+      throw new Error(`node ${ident} did not settle within ${timeoutMs} ms: provision_state ${String(node.provision_state)}, power_state ${String(node.power_state)}, last_error ${String(node.last_error)}`);
+    }
     await new Promise((r) => setTimeout(r, 50));
-    node = await apiOk<T>(base, 'GET', `/v1/nodes/${ident}`);
+    node = await read();
   }
   return node;
 }

@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 export const REPO_ROOT = findRepoRoot(path.dirname(fileURLToPath(import.meta.url)));
 
 const BIN = path.join(REPO_ROOT, 'bin', 'ingot.js');
-const ENTRY = path.join(REPO_ROOT, 'dist', 'src', 'main', 'cli.js');
+const ENTRY = path.join(REPO_ROOT, 'dist', 'ingot.mjs');
 const LISTENING = /ingot: API listening on (http:\/\/\S+)/;
 
 /** Options of {@link startServer}. */

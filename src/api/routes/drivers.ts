@@ -9,7 +9,7 @@ import { fail } from '../../shared/errors.js';
 import type { ApiDeps } from '../context.js';
 import { baseUrl, selfLinks } from '../links.js';
 import { requireVersion } from '../microversion.js';
-import { one, toBool, type Query } from '../query.js';
+import { boolParam, one, type Query } from '../query.js';
 import { nodeFieldAllowed } from '../serialize/node.js';
 
 type NameParams = { Params: { driver: string } };
@@ -36,16 +36,15 @@ export function driverRoutes(app: FastifyInstance, deps: ApiDeps): void {
   app.get('/v1/drivers', async (req) => {
     const q = req.query as Query;
     const type = one(q, 'type');
-    const detailRaw = one(q, 'detail');
+    const detail = boolParam(q, 'detail');
     if (type !== undefined) {
       requireVersion(req.apiMinor, 30, 'filtering drivers by type');
       if (type !== 'classic' && type !== 'dynamic') throw fail('InvalidParameterValue', `Invalid driver type "${type}"; expected classic or dynamic.`);
     }
-    if (detailRaw !== undefined) requireVersion(req.apiMinor, 30, 'driver details');
-    const detail = detailRaw === undefined ? false : toBool('detail', detailRaw);
+    if (detail !== undefined) requireVersion(req.apiMinor, 30, 'driver details');
     const drivers = type === 'classic' ? [] : await deps.conductor.listDrivers();
     const base = baseUrl(req, deps.config.public_url);
-    return { drivers: drivers.map((d) => serializeDriver(d, req, base, detail)) };
+    return { drivers: drivers.map((d) => serializeDriver(d, req, base, detail ?? false)) };
   });
 
   app.get<NameParams>('/v1/drivers/:driver', async (req) => {

@@ -8,7 +8,7 @@ import type { ApiDeps } from '../context.js';
 import { baseUrl, selfLinks } from '../links.js';
 import { getNode } from '../lookup.js';
 import { requireUrlVersion } from '../microversion.js';
-import { nextLink, one, parseLimit, parseSortDir, toBool, type Query } from '../query.js';
+import { boolParam, nextLink, one, parseLimit, parseSortDir, type Query } from '../query.js';
 
 type IdParams = { Params: { node: string } };
 type EventParams = { Params: { node: string; event: string } };
@@ -36,8 +36,7 @@ export function nodeHistoryRoutes(app: FastifyInstance, deps: ApiDeps): void {
   app.get<IdParams>('/v1/nodes/:node/history', async (req) => {
     requireUrlVersion(req.apiMinor, 78);
     const q = req.query as Query;
-    const detailRaw = one(q, 'detail');
-    const detail = detailRaw === undefined ? false : toBool('detail', detailRaw);
+    const detail = boolParam(q, 'detail') ?? false;
     const node = await getNode(deps, req.params.node, req.apiMinor);
     const limit = parseLimit(q, deps.config.max_limit);
     const events = await deps.store.history.list(node.id, { limit, marker: one(q, 'marker'), sortDir: parseSortDir(q) });

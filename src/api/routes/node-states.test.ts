@@ -26,6 +26,16 @@ describe('states', () => {
     expect(old).not.toHaveProperty('raid_config');
   });
 
+  it('names provision states as the node itself does at every version', async () => {
+    const { uuid } = await node('st-inspect');
+    await t.store.nodes.update(uuid, { provision_state: 'inspect wait' });
+    for (const [v, want] of [['1.38', 'inspecting'], ['1.39', 'inspect wait']] as const) {
+      const states = (await t.app.inject({ url: `/v1/nodes/${uuid}/states`, headers: V(v) })).json();
+      const shown = (await t.app.inject({ url: `/v1/nodes/${uuid}`, headers: V(v) })).json();
+      expect([states.provision_state, shown.provision_state]).toEqual([want, want]);
+    }
+  });
+
   it('sets power (202 with Location) and refuses bad targets and soft targets before 1.27', async () => {
     await node('p1');
     const res = await t.app.inject({ method: 'PUT', url: '/v1/nodes/p1/states/power', headers: { ...LATEST, host: 'h' }, payload: { target: 'power on' } });

@@ -14,6 +14,7 @@ import { baseUrl, buildUrl } from '../links.js';
 import { getNode } from '../lookup.js';
 import { requireUrlVersion, requireVersion } from '../microversion.js';
 import { toBool } from '../query.js';
+import { nodeFieldAllowed, wireProvisionState } from '../serialize/node.js';
 import { checkBody, jsonType } from '../validate.js';
 
 type IdParams = { Params: { node: string } };
@@ -35,16 +36,16 @@ export function nodeStateRoutes(app: FastifyInstance, deps: ApiDeps): void {
       console_enabled: n.console_enabled,
       last_error: n.last_error,
       power_state: n.power_state,
-      provision_state: minor < 2 && n.provision_state === 'available' ? null : n.provision_state,
+      provision_state: wireProvisionState(n.provision_state, minor),
       provision_updated_at: n.provision_updated_at,
       target_power_state: n.target_power_state,
       target_provision_state: n.target_provision_state,
     };
-    if (minor >= 12) {
+    if (nodeFieldAllowed('raid_config', minor)) {
       out.raid_config = n.raid_config;
       out.target_raid_config = n.target_raid_config;
     }
-    if (minor >= 75) {
+    if (nodeFieldAllowed('boot_mode', minor)) {
       out.boot_mode = n.boot_mode;
       out.secure_boot = n.secure_boot;
     }

@@ -8,6 +8,7 @@ import type { Node } from '../../domain/node.js';
 import { INTERFACES } from '../../domain/node.js';
 import { fail } from '../../shared/errors.js';
 import { selfLinks } from '../links.js';
+import { MAX_MINOR } from '../microversion.js';
 import { checkFieldsExist } from '../query.js';
 import { MASK, maskSecrets } from './mask.js';
 
@@ -66,6 +67,13 @@ export interface NodeContext {
 
 type Getter = (n: Node, ctx: NodeContext) => unknown;
 
+/** A provision state as clients of `minor` know it: `available` was null before 1.2, `inspect wait` was `inspecting` before 1.39. */
+export function wireProvisionState(state: Node['provision_state'], minor: number): string | null {
+  if (minor < 2 && state === 'available') return null;
+  if (minor < 39 && state === 'inspect wait') return 'inspecting';
+  return state;
+}
+
 /** Getters that read the node field of the same name; compiled serializers read those directly. */
 const DIRECT = new Set<string>();
 const plain = (key: keyof Node): Getter => {
@@ -95,11 +103,7 @@ const GETTERS: Record<string, Getter> = {
   parent_node: plain('parent_node'),
   power_state: plain('power_state'),
   target_power_state: plain('target_power_state'),
-  provision_state: (n, ctx) => {
-    if (ctx.minor < 2 && n.provision_state === 'available') return null;
-    if (ctx.minor < 39 && n.provision_state === 'inspect wait') return 'inspecting';
-    return n.provision_state;
-  },
+  provision_state: (n, ctx) => wireProvisionState(n.provision_state, ctx.minor),
   target_provision_state: plain('target_provision_state'),
   provision_updated_at: plain('provision_updated_at'),
   maintenance: plain('maintenance'),
@@ -259,10 +263,12 @@ export function* nodePageJson(
  */
 export function patchableView(node: Node, ctx: NodeContext): Record<string, unknown> {
   const out: Record<string, unknown> = {};
+  // Values as the newest version shows them (a patch is checked against the request's version elsewhere).
+  const newest = { ...ctx, minor: MAX_MINOR };
   for (const f of NODE_FIELDS) {
     if (f === 'driver_info') out[f] = structuredClone(node.driver_info);
     else if (f === 'instance_info') out[f] = structuredClone(node.instance_info);
-    else out[f] = structuredClone((GETTERS[f] as Getter)(node, { ...ctx, minor: 87 }));
+    else out[f] = structuredClone((GETTERS[f] as Getter)(node, newest));
   }
   return out;
 }

@@ -1,5 +1,6 @@
 /** Ports and port groups as the API shows them, with node and port group UUIDs resolved per request. */
 import type { Port, Portgroup } from '../../domain/node.js';
+import { IngotError } from '../../shared/errors.js';
 import type { ApiDeps } from '../context.js';
 import { selfLinks } from '../links.js';
 import type { FieldVersions } from './resource.js';
@@ -29,8 +30,10 @@ export async function ownerIndex(deps: ApiDeps, items: readonly { node_id: numbe
   for (const id of new Set(items.map((i) => i.node_id))) {
     try {
       nodes.set(id, (await deps.store.nodes.getById(id)).uuid);
-    } catch {
-      continue;
+    } catch (err) {
+      // A node deleted between the two reads shows as null; any other failure is an error.
+      if (err instanceof IngotError && err.code === 'NodeNotFound') continue;
+      throw err;
     }
     if (withPortgroups) {
       for (const pg of await deps.store.portgroups.list({ node_id: id }, { limit: 0 })) groups.set(pg.id, pg.uuid);

@@ -33,8 +33,7 @@ export async function abortAction(task: Task): Promise<void> {
  * (fake) have no agent, so the conductor resumes the saved steps itself.
  */
 export async function unholdAction(task: Task): Promise<((signal: AbortSignal) => Promise<void>) | null> {
-  const keepTarget = task.node.target_provision_state === S.MANAGEABLE ? { target: S.MANAGEABLE } : {};
-  await task.process('unhold', keepTarget);
+  await task.process('unhold');
   if (task.driver.deploy.waitsForAgent) return null;
   return (signal) => resumeAfterHold(task, signal);
 }

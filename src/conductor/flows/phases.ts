@@ -4,9 +4,11 @@
  * transition; errors propagate to the flow's error handler (run.ts).
  */
 import type { JsonObject } from '../../domain/node.js';
+import type { NodeChanges } from '../../db/store.js';
 import { S } from '../../domain/states.js';
 import { isoTime } from '../../shared/clock.js';
 import type { Task } from '../task.js';
+import { nextStepAfter } from './next-steps.js';
 import { checkAborted, reasonOf } from './run.js';
 import { runSteps, storeSteps, type Step } from './steps.js';
 
@@ -61,12 +63,11 @@ export async function clean(task: Task, signal: AbortSignal, manualSteps: Step[]
   }
   storeSteps(task, 'clean', manualSteps ?? []);
   await task.save();
-  const target = manualSteps ? S.MANAGEABLE : undefined;
   if ((await task.driver.deploy.prepareCleaning(task.driverTask(signal))) === 'wait') {
-    await task.process('wait', target ? { target } : {});
+    await task.process('wait');
     return;
   }
-  if ((await runSteps(task, 'clean', signal, target)) !== 'done') return;
+  if ((await runSteps(task, 'clean', signal)) !== 'done') return;
   await finishCleaning(task, signal);
 }
 
@@ -151,9 +152,8 @@ export async function service(task: Task, signal: AbortSignal, steps: Step[]): P
 export async function resumeAfterHold(task: Task, signal: AbortSignal): Promise<void> {
   const state = task.node.provision_state;
   if (state === S.CLEANWAIT) {
-    const target = task.node.target_provision_state === S.MANAGEABLE ? S.MANAGEABLE : undefined;
-    await task.process('resume', target ? { target } : {});
-    if ((await runSteps(task, 'clean', signal, target)) === 'done') await finishCleaning(task, signal);
+    await task.process('resume');
+    if ((await runSteps(task, 'clean', signal)) === 'done') await finishCleaning(task, signal);
   } else if (state === S.DEPLOYWAIT) {
     await task.process('resume');
     if ((await runSteps(task, 'deploy', signal)) === 'done') await finishDeploy(task, signal);
@@ -166,43 +166,39 @@ export async function resumeAfterHold(task: Task, signal: AbortSignal): Promise<
   }
 }
 
+/** What failed, by the phase the node is in; `nextStepAfter` says what to do. */
+const FAILED: Readonly<Partial<Record<string, (uuid: string) => string>>> = {
+  [S.VERIFYING]: (u) => `Failed to verify node ${u}:`,
+  [S.INSPECTING]: () => 'Failed to inspect hardware. Reason:',
+  [S.INSPECTWAIT]: () => 'Failed to inspect hardware. Reason:',
+  [S.CLEANING]: (u) => `Failed to clean node ${u}:`,
+  [S.CLEANWAIT]: (u) => `Failed to clean node ${u}:`,
+  [S.DEPLOYING]: (u) => `Failed to deploy node ${u}:`,
+  [S.DEPLOYWAIT]: (u) => `Failed to deploy node ${u}:`,
+  [S.DELETING]: (u) => `Failed to tear down node ${u}:`,
+  [S.ADOPTING]: (u) => `Error while attempting to adopt node ${u}:`,
+  [S.RESCUING]: (u) => `Failed to rescue node ${u}:`,
+  [S.RESCUEWAIT]: (u) => `Failed to rescue node ${u}:`,
+  [S.UNRESCUING]: (u) => `Failed to unrescue node ${u}:`,
+  [S.SERVICING]: (u) => `Failed to service node ${u}:`,
+  [S.SERVICEWAIT]: (u) => `Failed to service node ${u}:`,
+};
+
 /** `last_error` for a failure of the phase the node is in, with what to do next. */
 export function describeFailure(task: Task, err: unknown): string {
-  const uuid = task.node.uuid;
-  const reason = reasonOf(err);
-  switch (task.node.provision_state) {
-    case S.VERIFYING:
-      return `Failed to verify node ${uuid}: ${reason} Check driver_info (power credentials) and run "manage" again.`;
-    case S.INSPECTING:
-    case S.INSPECTWAIT:
-      return `Failed to inspect hardware. Reason: ${reason} Fix the cause, then "inspect" again or "manage" the node.`;
-    case S.CLEANING:
-    case S.CLEANWAIT:
-      return `Failed to clean node ${uuid}: ${reason} Fix the cause, unset maintenance, then "manage" and "provide" the node again.`;
-    case S.DEPLOYING:
-    case S.DEPLOYWAIT:
-      return `Failed to deploy node ${uuid}: ${reason} Fix the cause and deploy again, or undeploy the node.`;
-    case S.DELETING:
-      return `Failed to tear down node ${uuid}: ${reason} Fix the cause and undeploy again.`;
-    case S.ADOPTING:
-      return `Error while attempting to adopt node ${uuid}: ${reason} Check driver_info and instance_info, then "adopt" again or "manage" the node.`;
-    case S.RESCUING:
-    case S.RESCUEWAIT:
-      return `Failed to rescue node ${uuid}: ${reason} Fix the cause and rescue again, or unrescue the node.`;
-    case S.UNRESCUING:
-      return `Failed to unrescue node ${uuid}: ${reason} Fix the cause and unrescue again.`;
-    case S.SERVICING:
-    case S.SERVICEWAIT:
-      return `Failed to service node ${uuid}: ${reason} Fix the cause and service again, or abort.`;
-    default:
-      return `Operation on node ${uuid} failed in state ${task.node.provision_state}: ${reason}`;
-  }
+  const { uuid, provision_state: state } = task.node;
+  const what = FAILED[state]?.(uuid) ?? `Operation on node ${uuid} failed in state ${state}:`;
+  return `${what} ${reasonOf(err)} ${nextStepAfter(state)}`;
 }
 
-/** Extra changes of a failure: a failed cleaning puts the node in maintenance with fault `clean failure` (Ironic). */
+/** Extra changes of a failure in `state`: a failed cleaning puts the node in maintenance with fault `clean failure` (Ironic). */
+export function failureChanges(state: string): NodeChanges {
+  return state === S.CLEANING || state === S.CLEANWAIT
+    ? { maintenance: true, fault: 'clean failure', maintenance_reason: 'Cleaning failed; see last_error.' }
+    : {};
+}
+
+/** Applies {@link failureChanges} to the task's node. */
 export function failureExtras(task: Task): void {
-  const state = task.node.provision_state;
-  if (state === S.CLEANING || state === S.CLEANWAIT) {
-    task.set({ maintenance: true, fault: 'clean failure', maintenance_reason: 'Cleaning failed; see last_error.' });
-  }
+  task.set(failureChanges(task.node.provision_state));
 }

@@ -7,6 +7,7 @@
 import { failureStateOf, type ProvisionState } from '../../domain/states.js';
 import { IngotError, messageOf } from '../../shared/errors.js';
 import type { Task } from '../task.js';
+import { nextStepAfter } from './next-steps.js';
 import type { WorkerSlot } from '../workers.js';
 
 /** Thrown into running flows (as the abort reason) when the conductor stops before they finish. */
@@ -19,7 +20,7 @@ export class ConductorStopping extends Error {
 
 /** `last_error` for work that was cut off by the conductor going away. */
 export function abandonedMessage(state: ProvisionState, host: string): string {
-  return `${state} failed: the conductor ${host} stopped while the operation was in progress and it cannot be resumed. Retry the operation.`;
+  return `${state} failed: the conductor ${host} stopped while the operation was in progress and it cannot be resumed. ${nextStepAfter(state)}`;
 }
 
 /** The last_error text of an error. */

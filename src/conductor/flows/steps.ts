@@ -6,7 +6,6 @@
  */
 import type { Json, JsonObject } from '../../domain/node.js';
 import { INTERFACES, type InterfaceName } from '../../domain/node.js';
-import type { ProvisionState } from '../../domain/states.js';
 import { sleep } from '../../shared/clock.js';
 import { fail } from '../../shared/errors.js';
 import type { Task } from '../task.js';
@@ -93,7 +92,7 @@ export type StepsOutcome = 'done' | 'held' | 'waiting';
  * Runs the saved steps from the saved position. `held`: the node went to `* hold`; `waiting`: a step
  * returned `wait` (an agent continues later). `target` keeps target_provision_state (manual cleaning).
  */
-export async function runSteps(task: Task, kind: StepKind, signal: AbortSignal, target?: ProvisionState | null): Promise<StepsOutcome> {
+export async function runSteps(task: Task, kind: StepKind, signal: AbortSignal): Promise<StepsOutcome> {
   const { steps, index } = savedSteps(task, kind);
   const dt = task.driverTask(signal);
   for (let i = index; i < steps.length; i++) {
@@ -102,7 +101,7 @@ export async function runSteps(task: Task, kind: StepKind, signal: AbortSignal, 
     task.set({ [`${kind}_step`]: step as unknown as JsonObject, driver_internal_info: { ...task.node.driver_internal_info, [indexKey(kind)]: i + 1 } });
     await task.save();
     if (step.step === 'hold') {
-      await task.process('hold', target !== undefined ? { target } : {});
+      await task.process('hold');
       return 'held';
     }
     if (step.step === 'wait') {
@@ -114,7 +113,7 @@ export async function runSteps(task: Task, kind: StepKind, signal: AbortSignal, 
       await task.setPower(step.step === 'power_off' ? 'power off' : 'power on');
     } else if (kind === 'deploy' && step.interface === 'deploy' && step.step === 'deploy') {
       if ((await task.driver.deploy.deploy(dt)) === 'wait') {
-        await task.process('wait', target !== undefined ? { target } : {});
+        await task.process('wait');
         return 'waiting';
       }
     } else {

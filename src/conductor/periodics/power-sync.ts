@@ -3,25 +3,12 @@
  * not enrolled, not waiting on an agent) and, as Ironic with `force_power_state_during_sync` off, makes
  * the database follow the hardware, recording each mismatch in the history.
  */
-import type { Node } from '../../domain/node.js';
 import { S, WAIT_STATES } from '../../domain/states.js';
 import { IngotError, messageOf } from '../../shared/errors.js';
 import type { ConductorContext } from '../context.js';
 import { Task } from '../task.js';
 import { periodicLoop } from './loop.js';
-
-const PAGE = 500;
-
-/** Every node matching `filter`, page by page. */
-export async function* eachNode(ctx: ConductorContext, filter: Parameters<ConductorContext['store']['nodes']['list']>[0]): AsyncGenerator<Node> {
-  let marker: string | undefined;
-  for (;;) {
-    const page = await ctx.store.nodes.list(filter, { limit: PAGE, marker, sortKey: 'id', sortDir: 'asc' });
-    yield* page;
-    if (page.length < PAGE) return;
-    marker = (page[page.length - 1] as Node).uuid;
-  }
-}
+import { eachNode } from './nodes.js';
 
 /** One sync round; returns the UUIDs whose power_state changed. */
 export async function syncPowerStatesOnce(ctx: ConductorContext): Promise<string[]> {

@@ -1,4 +1,5 @@
 /** Wait-state timeouts: a node waiting for its agent longer than the configured time fails, with what to do. */
+import type { Node } from '../../domain/node.js';
 import { S, type ProvisionState } from '../../domain/states.js';
 import { IngotError, messageOf } from '../../shared/errors.js';
 import type { ConductorConfig } from '../../config/conductor.js';
@@ -6,7 +7,7 @@ import type { ConductorContext } from '../context.js';
 import { failureExtras } from '../flows/phases.js';
 import { failTask } from '../flows/run.js';
 import { Task } from '../task.js';
-import { eachNode } from './power-sync.js';
+import { eachNode } from './nodes.js';
 import { periodicLoop } from './loop.js';
 
 interface WaitRule {
@@ -41,24 +42,24 @@ export const WAIT_TIMEOUTS: Partial<Record<ProvisionState, WaitRule>> = {
 export async function checkWaitTimeoutsOnce(ctx: ConductorContext): Promise<string[]> {
   const failed: string[] = [];
   const now = ctx.clock.now();
-  for (const [state, rule] of Object.entries(WAIT_TIMEOUTS) as Array<[ProvisionState, WaitRule]>) {
+  const states = Object.keys(WAIT_TIMEOUTS) as ProvisionState[];
+  for await (const node of eachNode(ctx, { provision_states: states })) {
+    const rule = WAIT_TIMEOUTS[node.provision_state] as WaitRule;
     const seconds = ctx.config[rule.timeout] as number;
-    const expired = (at: string | null) => at !== null && Date.parse(at) <= now - seconds * 1000;
-    for await (const node of eachNode(ctx, { provision_state: state })) {
-      if (node.reservation !== null || !expired(node.provision_updated_at) || ctx.rings.hostFor(node) !== ctx.hostname) continue;
+    const expired = (n: Node) => n.provision_state === node.provision_state && n.provision_updated_at !== null && Date.parse(n.provision_updated_at) <= now - seconds * 1000;
+    if (node.reservation !== null || !expired(node) || ctx.rings.hostFor(node) !== ctx.hostname) continue;
+    try {
+      const task = await Task.acquire(ctx, node.uuid);
       try {
-        const task = await Task.acquire(ctx, node.uuid);
-        try {
-          if (task.node.provision_state !== state || !expired(task.node.provision_updated_at)) continue;
-          await failTask(task, rule.message(node.uuid, seconds), failureExtras);
-          failed.push(node.uuid);
-        } finally {
-          await task.release();
-        }
-      } catch (err) {
-        if (err instanceof IngotError && (err.code === 'NodeLocked' || err.code === 'NodeNotFound')) continue;
-        ctx.logger.warn({ err, node: node.uuid }, `timeout check of node ${node.uuid} failed: ${messageOf(err)}`);
+        if (!expired(task.node)) continue;
+        await failTask(task, rule.message(node.uuid, seconds), failureExtras);
+        failed.push(node.uuid);
+      } finally {
+        await task.release();
       }
+    } catch (err) {
+      if (err instanceof IngotError && (err.code === 'NodeLocked' || err.code === 'NodeNotFound')) continue;
+      ctx.logger.warn({ err, node: node.uuid }, `timeout check of node ${node.uuid} failed: ${messageOf(err)}`);
     }
   }
   return failed;

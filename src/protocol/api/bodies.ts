@@ -71,16 +71,6 @@ export const NodePatchedBody = Type.Object(
   { additionalProperties: true },
 );
 
-/** One JSON Patch (RFC 6902) operation as Ironic accepts it (add, replace, remove). */
-export const PatchOperation = Type.Object(
-  {
-    op: Type.String(),
-    path: Type.String(),
-    value: Type.Optional(Type.Unknown()),
-  },
-  { additionalProperties: true },
-);
-
 /** `POST /v1/ports`. */
 export const PortCreateBody = Type.Object(
   {

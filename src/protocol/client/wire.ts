@@ -54,9 +54,6 @@ export interface WireHistoryEvent {
   [key: string]: unknown;
 }
 
-/** A page of a collection: `{"<items>": [...], "next": "<url>"}`; `next` only when the page was full. */
-export type WireCollection<K extends string, T> = { [P in K]: T[] } & { next?: string };
-
 /** One JSON Patch (RFC 6902) operation, as sent in `PATCH /v1/nodes/{ident}` and `/v1/ports/{uuid}`. */
 export type JsonPatchOp =
   | { op: 'add' | 'replace'; path: string; value: JsonValue }
@@ -93,12 +90,7 @@ export interface WireSupportedBootDevices {
 /** Answer of `GET /v1/nodes/{ident}/validate`: one entry per interface. */
 export type WireValidation = Record<string, { result: boolean | null; reason?: string | null }>;
 
-/** Ironic's error envelope: `error_message` is a JSON document (as a string) with the fault. */
-export interface WireErrorEnvelope {
-  error_message: string | { faultcode?: string; faultstring?: string; debuginfo?: unknown };
-}
-
-/** The fault inside {@link WireErrorEnvelope.error_message}. */
+/** The fault inside an error envelope's `error_message` (a JSON string, or an object from some servers). */
 export interface WireFault {
   faultcode?: 'Client' | 'Server' | string;
   faultstring?: string;
