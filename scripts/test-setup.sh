@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# Prepares a Debian 12 machine (as root) for Ingot's tests: installs what is missing of PostgreSQL and
-# Debian's real OpenStack clients (the compatibility tests drive Ingot with them), then starts
-# PostgreSQL with the role the storage tests use. Safe to run again.
+# Prepares a Debian 12 machine (as root) for Ingot's tests: installs what is missing of PostgreSQL,
+# Debian's real OpenStack clients (the compatibility tests drive Ingot with them), the BMC peers
+# (ipmitool and ipmi_sim drive and answer Ingot's IPMI, python3-sushy drives its Redfish emulator) and
+# QEMU with its firmware (the qemu machine back-end), then starts PostgreSQL with the role the storage
+# tests use. Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export DEBIAN_FRONTEND=noninteractive
 
-wanted=(postgresql python3-ironicclient python3-openstackclient python3-openstacksdk python3-ironic-inspector-client)
+wanted=(postgresql python3-ironicclient python3-openstackclient python3-openstacksdk python3-ironic-inspector-client
+  ipmitool openipmi python3-sushy qemu-system-x86 qemu-utils ovmf)
 missing=()
 for pkg in "${wanted[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
@@ -16,9 +19,9 @@ if [ "${#missing[@]}" -gt 0 ]; then
   apt-get update -o DPkg::Lock::Timeout=300
   apt-get install -y --no-install-recommends -o DPkg::Lock::Timeout=300 "${missing[@]}"
 fi
-for bin in /usr/bin/baremetal /usr/bin/openstack; do
+for bin in /usr/bin/baremetal /usr/bin/openstack /usr/bin/ipmitool /usr/bin/ipmi_sim /usr/bin/qemu-system-x86_64; do
   test -x "$bin" || { echo "test-setup: $bin is missing after the install" >&2; exit 1; }
 done
-/usr/bin/python3 -c 'import openstack, ironicclient; print("test-setup: openstacksdk", openstack.version.__version__)'
+/usr/bin/python3 -c 'import openstack, ironicclient, sushy; print("test-setup: openstacksdk", openstack.version.__version__)'
 
 bash scripts/start-postgres.sh

@@ -15,6 +15,7 @@ import { driverRoutes } from './routes/drivers.js';
 import { nodeHistoryRoutes } from './routes/node-history.js';
 import { nodeManagementRoutes } from './routes/node-management.js';
 import { nodeMiscRoutes } from './routes/node-misc.js';
+import { nodeOobManagementRoutes } from './routes/node-oob-management.js';
 import { nodeStateRoutes } from './routes/node-states.js';
 import { nodeTraitRoutes } from './routes/node-traits.js';
 import { nodeRoutes } from './routes/nodes.js';
@@ -106,6 +107,7 @@ export function buildApp(deps: ApiDeps): FastifyInstance {
   nodeRoutes(app, deps);
   nodeStateRoutes(app, deps);
   nodeManagementRoutes(app, deps);
+  nodeOobManagementRoutes(app, deps);
   nodeTraitRoutes(app, deps);
   nodeHistoryRoutes(app, deps);
   nodeMiscRoutes(app, deps);

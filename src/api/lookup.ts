@@ -47,8 +47,13 @@ export async function getNodeParam(deps: ApiDeps, field: string, ident: string, 
   }
 }
 
-/** Builds the serialization context for `nodes`, resolving their chassis UUIDs in one pass. */
-export async function nodeContext(deps: ApiDeps, base: string, minor: number, nodes: readonly Node[]): Promise<NodeContext> {
+/** Builds the serialization context for `nodes` (whole nodes or their keys), resolving their chassis UUIDs in one pass. */
+export async function nodeContext(
+  deps: ApiDeps,
+  base: string,
+  minor: number,
+  nodes: readonly Pick<Node, 'chassis_id'>[],
+): Promise<NodeContext> {
   const chassis = new Map<number, string | null>();
   for (const n of nodes) {
     if (n.chassis_id !== null && !chassis.has(n.chassis_id)) {

@@ -8,8 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type {
-  BootDeviceState, ConductorClient, ConsoleState, DriverInfo, InterfaceValidation, PowerTarget, ProvisionOptions,
+  BootDeviceState, BootMode, ConductorClient, ConsoleState, DriverInfo, InterfaceValidation, PowerTarget, ProvisionOptions,
 } from '../conductor/client.js';
+import { refuseWhileTransitioning } from '../conductor/flows/management.js';
 import type { ApiConfig } from '../config/api.js';
 import { openStore } from '../db/open-store.js';
 import type { NodeChanges, NodeCreate, PortChanges, PortCreate, PortgroupChanges, PortgroupCreate, Store } from '../db/store.js';
@@ -90,6 +91,32 @@ export class FakeConductor implements ConductorClient {
 
   async getSupportedBootDevices(): Promise<BootDevice[]> {
     return ['pxe', 'disk'];
+  }
+
+  /** Counts NMIs per node UUID; manual-management nodes have none to send, as the real conductor says. */
+  readonly nmis = new Map<string, number>();
+
+  async injectNmi(ident: string): Promise<void> {
+    const node = await this.store.nodes.get(ident);
+    this.calls.push('injectNmi');
+    if (node.driver === 'manual-management') throw fail('UnsupportedDriverExtension', `Driver ${node.driver} does not support inject_nmi (disabled or not implemented).`);
+    this.nmis.set(node.uuid, (this.nmis.get(node.uuid) ?? 0) + 1);
+  }
+
+  /** Sets boot_mode at once (no worker); refuses as the real conductor does. */
+  async setBootMode(ident: string, mode: BootMode): Promise<void> {
+    const node = await this.store.nodes.get(ident);
+    this.calls.push(`setBootMode:${mode}`);
+    refuseWhileTransitioning(node, 'boot mode');
+    if (node.driver === 'manual-management') throw fail('UnsupportedDriverExtension', `Driver ${node.driver} does not support set_boot_mode (disabled or not implemented).`);
+    await this.store.nodes.update(node.uuid, { boot_mode: mode, last_error: null });
+  }
+
+  async setSecureBoot(ident: string, enabled: boolean): Promise<void> {
+    const node = await this.store.nodes.get(ident);
+    this.calls.push(`setSecureBoot:${enabled}`);
+    refuseWhileTransitioning(node, 'secure boot state');
+    throw fail('UnsupportedDriverExtension', `Driver ${node.driver} does not support set_secure_boot_state (disabled or not implemented).`);
   }
 
   async setTargetRaidConfig(ident: string, config: JsonObject): Promise<void> {
@@ -177,7 +204,10 @@ export interface TestApi {
 
 /** Test API config: the defaults with overrides. */
 export function testApiConfig(overrides: Partial<ApiConfig> = {}): ApiConfig {
-  return { host: '127.0.0.1', port: 0, public_url: '', max_limit: 1000, max_body_bytes: 1048576, conductor_alive_timeout_s: 60, ...overrides };
+  return {
+    host: '127.0.0.1', port: 0, public_url: '', max_limit: 1000, max_body_bytes: 1048576, node_render_cache_chars: 4_000_000,
+    conductor_alive_timeout_s: 60, ...overrides,
+  };
 }
 
 /** Opens a temporary store and builds the app with a {@link FakeConductor}. */

@@ -10,6 +10,9 @@
 import type { BootDevice, InterfaceName, JsonObject, Node, Port, Portgroup } from '../domain/node.js';
 import type { ProvisionVerb } from '../domain/states.js';
 import type { NodeChanges, NodeCreate, PortChanges, PortCreate, PortgroupChanges, PortgroupCreate } from '../db/store.js';
+import type { BootMode } from '../drivers/interfaces/management.js';
+
+export type { BootMode } from '../drivers/interfaces/management.js';
 
 export type PowerTarget = 'power on' | 'power off' | 'rebooting' | 'soft power off' | 'soft rebooting';
 
@@ -64,6 +67,19 @@ export interface ConductorClient {
   getBootDevice(ident: string): Promise<BootDeviceState>;
   setBootDevice(ident: string, device: BootDevice, persistent: boolean): Promise<void>;
   getSupportedBootDevices(ident: string): Promise<BootDevice[]>;
+  /**
+   * Sends an NMI now (synchronous, under the node lock). UnsupportedDriverExtension when the management
+   * interface has none; a BMC failure is a DriverOperationError (500) with the BMC's message.
+   */
+  injectNmi(ident: string): Promise<void>;
+  /**
+   * Starts a boot mode change (`PUT …/states/boot_mode`, 202): InvalidState (409) while the node is
+   * transitioning, InvalidParameterValue for a mode the interface does not offer, UnsupportedDriverExtension
+   * without boot modes. The worker records the mode in `boot_mode`, or the failure in `last_error`.
+   */
+  setBootMode(ident: string, mode: BootMode): Promise<void>;
+  /** `PUT …/states/secure_boot`: refused as `setBootMode` is; no Ingot driver supports it yet (UnsupportedDriverExtension). */
+  setSecureBoot(ident: string, enabled: boolean): Promise<void>;
 
   setTargetRaidConfig(ident: string, config: JsonObject): Promise<void>;
   getConsole(ident: string): Promise<ConsoleState>;
@@ -86,5 +102,5 @@ export interface ConductorClient {
   /** `driver_info` keys documented by the driver's default interfaces: key -> description. */
   driverProperties(name: string): Promise<Record<string, string>>;
   /** The conductor that manages `node` (by the hash ring), or null when no conductor is alive. */
-  conductorFor(node: Node): string | null;
+  conductorFor(node: Pick<Node, 'uuid' | 'driver' | 'conductor_group'>): string | null;
 }

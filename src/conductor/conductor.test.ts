@@ -13,7 +13,7 @@ import { isoTime } from '../shared/clock.js';
 import { fail } from '../shared/errors.js';
 import { checkWaitTimeoutsOnce } from './periodics/timeouts.js';
 import { reapDeadConductorsOnce } from './periodics/dead-conductors.js';
-import { syncPowerStatesOnce } from './periodics/power-sync.js';
+import { recoverPowerFailuresOnce, syncPowerStatesOnce } from './periodics/power-sync.js';
 import { createNodeIn, startTestConductor, waitForNode, waitForState, type TestConductor } from './test-support.js';
 
 const open: TestConductor[] = [];
@@ -172,6 +172,55 @@ describe('periodic tasks', () => {
     const m = await t.store.nodes.get('ps');
     await t.store.nodes.update(m.uuid, { driver_internal_info: { ...m.driver_internal_info, fake_power_state: 'power off' } });
     expect(await syncPowerStatesOnce(t.conductor.context)).toEqual([]);
+  });
+
+  it('power sync puts a node whose BMC keeps failing into maintenance, and recovery takes it out', async () => {
+    const t = await start({ power_state_sync_max_retries: 2 });
+    await available(t, 'pf');
+    const n = await t.store.nodes.get('pf');
+    await t.store.nodes.update(n.uuid, { driver_internal_info: { ...n.driver_internal_info, fake_power_error: 'BMC 10.0.0.9 did not answer' } });
+    await syncPowerStatesOnce(t.conductor.context);
+    expect(await t.store.nodes.get('pf')).toMatchObject({ maintenance: false, fault: null });
+    await syncPowerStatesOnce(t.conductor.context);
+    const failed = await t.store.nodes.get('pf');
+    expect(failed).toMatchObject({ maintenance: true, fault: 'power failure', reservation: null });
+    expect(failed.maintenance_reason).toBe('Power state sync failed 2 times in a row: BMC 10.0.0.9 did not answer');
+    expect(failed.last_error).toMatch(/BMC 10\.0\.0\.9 did not answer.*answers again/);
+    expect((await t.store.history.list(n.id, { limit: 100 })).at(-1)).toMatchObject({ event_type: 'power', severity: 'ERROR' });
+    expect(await recoverPowerFailuresOnce(t.conductor.context)).toEqual([]);
+    await t.store.nodes.update(n.uuid, { driver_internal_info: { ...failed.driver_internal_info, fake_power_error: null, fake_power_state: 'power on' } });
+    expect(await recoverPowerFailuresOnce(t.conductor.context)).toEqual([n.uuid]);
+    expect(await t.store.nodes.get('pf')).toMatchObject({ maintenance: false, fault: null, maintenance_reason: null, last_error: null, power_state: 'power on' });
+  });
+
+  it('a good read resets the failure count; maintenance set by an operator is left alone by recovery', async () => {
+    const t = await start({ power_state_sync_max_retries: 2 });
+    await available(t, 'flaky');
+    const n = await t.store.nodes.get('flaky');
+    const fail = async (on: boolean) => {
+      const cur = await t.store.nodes.get('flaky');
+      await t.store.nodes.update(n.uuid, { driver_internal_info: { ...cur.driver_internal_info, fake_power_error: on ? 'timeout' : null } });
+      await syncPowerStatesOnce(t.conductor.context);
+    };
+    await fail(true);
+    await fail(false);
+    await fail(true);
+    expect((await t.store.nodes.get('flaky')).maintenance).toBe(false);
+    await t.conductor.client.setMaintenance('flaky', true, 'operator');
+    expect(await recoverPowerFailuresOnce(t.conductor.context)).toEqual([]);
+    expect(await t.store.nodes.get('flaky')).toMatchObject({ maintenance: true, maintenance_reason: 'operator' });
+  });
+
+  it('with force_power_state_during_sync the hardware is set back to the recorded state', async () => {
+    const t = await start({ force_power_state_during_sync: true });
+    await available(t, 'force');
+    const n = await t.store.nodes.get('force');
+    expect(n.power_state).toBe('power off');
+    await t.store.nodes.update(n.uuid, { driver_internal_info: { ...n.driver_internal_info, fake_power_state: 'power on' } });
+    expect(await syncPowerStatesOnce(t.conductor.context)).toEqual([]);
+    const after = await t.store.nodes.get('force');
+    expect(after).toMatchObject({ power_state: 'power off', driver_internal_info: expect.objectContaining({ fake_power_state: 'power off' }) });
+    expect((await t.store.history.list(n.id, { limit: 100 })).at(-1)?.event).toMatch(/hardware set back to power off/);
   });
 
   it('dead conductors lose their locks and their busy nodes fail', async () => {

@@ -8,8 +8,11 @@
  */
 import { Value } from 'typebox/value';
 import { ConductorConfig } from '../config/conductor.js';
+import type { IpmiConfig } from '../config/ipmi.js';
+import type { RedfishConfig } from '../config/redfish.js';
 import type { Store } from '../db/store.js';
 import { createDriverRegistry, type DriverRegistry } from '../drivers/registry.js';
+import { createDriverResources } from '../drivers/resources.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { messageOf } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';
@@ -19,7 +22,7 @@ import { ConductorStopping } from './flows/run.js';
 import { LocalConductorClient } from './local-client.js';
 import { heartbeatOnce, runHeartbeat } from './periodics/heartbeat.js';
 import { runDeadConductorCheck } from './periodics/dead-conductors.js';
-import { runPowerSync } from './periodics/power-sync.js';
+import { runPowerFailureRecovery, runPowerSync } from './periodics/power-sync.js';
 import { runWaitTimeouts } from './periodics/timeouts.js';
 import { recoverHost } from './recovery.js';
 import { createWorkerPool } from './workers.js';
@@ -30,8 +33,10 @@ export interface ConductorOptions {
   config: Partial<ConductorConfig>;
   logger: Logger;
   clock?: Clock;
-  /** Driver registry to use instead of the one built from `enabled_hardware_types` (tests inject failing drivers). */
+  /** Driver registry to use instead of the one built from `enabled_hardware_types` (tests inject failing drivers); the conductor closes it on stop. */
   registry?: DriverRegistry;
+  /** Settings of the BMC drivers (the `redfish` and `ipmi` config groups). */
+  drivers?: { redfish?: Partial<RedfishConfig>; ipmi?: Partial<IpmiConfig> };
   /** Skip the periodic tasks (tests drive them by hand through `context`). Default true. */
   periodics?: boolean;
 }
@@ -59,10 +64,15 @@ export function createConductor(opts: ConductorOptions): Conductor {
     logger,
     clock: opts.clock ?? systemClock,
     hostname: config.hostname,
-    registry: opts.registry ?? createDriverRegistry(config.enabled_hardware_types),
+    registry:
+      opts.registry ??
+      createDriverRegistry(config.enabled_hardware_types, undefined, undefined, createDriverResources(opts.drivers, (e) => {
+        logger.warn({ bmc: e.bmc, attempt: e.attempt, delay_ms: e.delayMs }, `BMC ${e.bmc}: ${e.operation} failed (attempt ${e.attempt}: ${e.reason}); retrying in ${e.delayMs} ms`);
+      })),
     pool: createWorkerPool(config.workers, logger, config.hostname),
     rings: new RingCache(opts.store),
     conductorId: null,
+    powerFailures: new Map(),
   };
   const client = new LocalConductorClient(ctx);
   const periodics = new AbortController();
@@ -86,6 +96,7 @@ export function createConductor(opts: ConductorOptions): Conductor {
         loops.push(
           runHeartbeat(ctx, periodics.signal),
           runPowerSync(ctx, periodics.signal),
+          runPowerFailureRecovery(ctx, periodics.signal),
           runWaitTimeouts(ctx, periodics.signal),
           runDeadConductorCheck(ctx, periodics.signal),
         );
@@ -103,6 +114,7 @@ export function createConductor(opts: ConductorOptions): Conductor {
         ctx.pool.abortAll(new ConductorStopping(ctx.hostname));
         await ctx.pool.drain(10_000);
       }
+      await ctx.registry.close();
       if (!started) return;
       try {
         await recoverHost(ctx, ctx.hostname);

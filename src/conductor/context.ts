@@ -19,6 +19,8 @@ export interface ConductorContext {
   readonly rings: RingCache;
   /** This conductor's row id once registered (written into conductor_affinity on deploy). */
   conductorId: number | null;
+  /** Consecutive failed power reads per node UUID (power sync); cleared by a good read. */
+  readonly powerFailures: Map<string, number>;
 }
 
 /**

@@ -177,12 +177,16 @@ describe('ports and port groups', () => {
 describe('drivers and the hash ring', () => {
   it('lists enabled hardware types with this conductor as host', async () => {
     const list = await c.listDrivers();
-    expect(list.map((d) => d.name)).toEqual(['fake-hardware', 'manual-management']);
+    expect(list.map((d) => d.name)).toEqual(['fake-hardware', 'ipmi', 'manual-management', 'redfish']);
     expect(list[0]?.hosts).toEqual(['test-conductor']);
     expect(list[0]?.interfaces.power).toEqual({ enabled: ['fake'], default: 'fake' });
     expect((await c.getDriver('manual-management')).interfaces.management).toEqual({ enabled: ['noop', 'fake'], default: 'noop' });
-    await expect(c.getDriver('ipmi')).rejects.toMatchObject({ code: 'DriverNotFound', status: 404 });
+    expect((await c.getDriver('ipmi')).interfaces.power).toEqual({ enabled: ['ipmitool'], default: 'ipmitool' });
+    expect((await c.getDriver('redfish')).interfaces.inspect).toEqual({ enabled: ['redfish', 'no-inspect'], default: 'redfish' });
+    await expect(c.getDriver('idrac')).rejects.toMatchObject({ code: 'DriverNotFound', status: 404 });
     expect(await c.driverProperties('fake-hardware')).toHaveProperty('fake_power_delay');
+    expect(await c.driverProperties('redfish')).toHaveProperty('redfish_address');
+    expect(await c.driverProperties('ipmi')).toHaveProperty('ipmi_address');
   });
 
   it('maps nodes to the conductor of their group', async () => {

@@ -9,9 +9,10 @@ import type { DriverInterface } from '../drivers/interfaces/base.js';
 import { isoTime } from '../shared/clock.js';
 import { fail, messageOf } from '../shared/errors.js';
 import type {
-  BootDeviceState, ConductorClient, ConsoleState, DriverInfo, InterfaceValidation, PowerTarget, ProvisionOptions,
+  BootDeviceState, BootMode, ConductorClient, ConsoleState, DriverInfo, InterfaceValidation, PowerTarget, ProvisionOptions,
 } from './client.js';
 import type { ConductorContext } from './context.js';
+import { changeBootMode, changeSecureBoot, injectNmi } from './flows/management.js';
 import { changePowerState } from './flows/power.js';
 import { doProvisionAction } from './flows/provision.js';
 import { checkNodeUpdate } from './node-update.js';
@@ -121,6 +122,18 @@ export class LocalConductorClient implements ConductorClient {
 
   async getSupportedBootDevices(ident: string): Promise<BootDevice[]> {
     return withTask(this.ctx, ident, { shared: true }, (task) => task.driver.management.getSupportedBootDevices(task.driverTask()));
+  }
+
+  injectNmi(ident: string): Promise<void> {
+    return injectNmi(this.ctx, ident);
+  }
+
+  setBootMode(ident: string, mode: BootMode): Promise<void> {
+    return changeBootMode(this.ctx, ident, mode);
+  }
+
+  setSecureBoot(ident: string, enabled: boolean): Promise<void> {
+    return changeSecureBoot(this.ctx, ident, enabled);
   }
 
   async setTargetRaidConfig(ident: string, config: JsonObject): Promise<void> {
@@ -235,7 +248,7 @@ export class LocalConductorClient implements ConductorClient {
     return this.ctx.registry.properties(name);
   }
 
-  conductorFor(node: Node): string | null {
+  conductorFor(node: Pick<Node, 'uuid' | 'driver' | 'conductor_group'>): string | null {
     return this.ctx.rings.hostFor(node);
   }
 }

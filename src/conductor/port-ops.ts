@@ -5,9 +5,9 @@
 import type { PortChanges, PortCreate, PortgroupChanges, PortgroupCreate } from '../db/store.js';
 import type { Node, Port, Portgroup } from '../domain/node.js';
 import { S } from '../domain/states.js';
-import { fail } from '../shared/errors.js';
+import { fail, IngotError } from '../shared/errors.js';
 import type { ConductorContext } from './context.js';
-import { withTask } from './task.js';
+import { withTask, type Task } from './task.js';
 
 async function nodeUuid(ctx: ConductorContext, nodeId: number): Promise<string> {
   return (await ctx.store.nodes.getById(nodeId)).uuid;
@@ -108,4 +108,33 @@ export async function destroyPortgroup(ctx: ConductorContext, uuid: string): Pro
     }
     await ctx.store.portgroups.delete(group.uuid);
   });
+}
+
+/**
+ * Creates the ports a driver found (out-of-band inspection) that the node, already locked by `task`,
+ * does not have. A MAC that belongs to another node is left there and reported. Returns a summary for
+ * the node's history.
+ */
+export async function addDiscoveredPorts(task: Task): Promise<string | null> {
+  const found = task.discoveredPorts;
+  if (found.length === 0) return null;
+  const { ctx, node } = task;
+  const have = new Set((await ctx.store.ports.list({ node_id: node.id }, { limit: 10_000 })).map((p) => p.address));
+  const created: string[] = [];
+  const elsewhere: string[] = [];
+  for (const port of found) {
+    const address = port.address.toLowerCase();
+    if (have.has(address)) continue;
+    have.add(address);
+    try {
+      await ctx.store.ports.create({ node_id: node.id, address, pxe_enabled: port.pxe_enabled });
+      created.push(address);
+    } catch (err) {
+      if (!(err instanceof IngotError && err.code === 'MACAlreadyExists')) throw err;
+      elsewhere.push(address);
+    }
+  }
+  const parts = [`${found.length} port(s) found`, `${created.length} created${created.length ? ` (${created.join(', ')})` : ''}`];
+  if (elsewhere.length) parts.push(`${elsewhere.length} skipped: already a port of another node (${elsewhere.join(', ')})`);
+  return parts.join('; ');
 }

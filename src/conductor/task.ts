@@ -7,7 +7,7 @@
 import type { NodeChanges } from '../db/store.js';
 import type { Node, PowerState } from '../domain/node.js';
 import { STATES, targetAfter, transition, type ProvisionEvent, type ProvisionState } from '../domain/states.js';
-import type { DriverTask } from '../drivers/interfaces/base.js';
+import type { DiscoveredPort, DriverTask } from '../drivers/interfaces/base.js';
 import type { Driver } from '../drivers/registry.js';
 import { isoTime } from '../shared/clock.js';
 import { fail, IngotError, messageOf } from '../shared/errors.js';
@@ -24,6 +24,8 @@ export class Task {
   private current: Node;
   private pending: NodeChanges = {};
   private released = false;
+  /** Ports the driver reported during this task (inspection); the flow that asked creates them. */
+  readonly discoveredPorts: DiscoveredPort[] = [];
   readonly driver: Driver;
 
   private constructor(
@@ -79,6 +81,9 @@ export class Task {
       signal,
       shared: this.shared,
       update: (changes) => this.set(changes as NodeChanges),
+      reportPorts: (ports) => {
+        this.discoveredPorts.push(...ports);
+      },
     };
   }
 

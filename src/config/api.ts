@@ -7,6 +7,15 @@ export const ApiConfig = Type.Object({
   public_url: Type.String({ default: '', description: 'Base URL used in links; empty means the URL the client used (Host header).' }),
   max_limit: Type.Integer({ default: 1000, minimum: 1, description: 'Largest page a collection returns (`limit`).' }),
   max_body_bytes: Type.Integer({ default: 1048576, minimum: 1024, description: 'Largest accepted request body in bytes.' }),
+  node_render_cache_chars: Type.Integer({
+    default: 3_000_000,
+    minimum: 0,
+    description:
+      'Bound, in characters (about bytes), on the rendered JSON of nodes kept between detailed node lists (`GET /v1/nodes/detail`, ' +
+      '`?detail=True`): clients poll those lists constantly while most nodes do not change, and a node unchanged since it was ' +
+      'last listed is answered from its kept text without reading or rendering it again (a text is kept from the second list ' +
+      'that sees the node unchanged). About 2,600 characters per node; 0 turns the cache off.',
+  }),
   conductor_alive_timeout_s: Type.Number({
     default: 60,
     exclusiveMinimum: 0,

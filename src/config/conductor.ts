@@ -7,7 +7,7 @@ export const ConductorConfig = Type.Object({
   conductor_group: Type.String({ default: '', description: 'Conductor group: this conductor manages only nodes of the same conductor_group.' }),
   workers: Type.Integer({ default: 100, minimum: 1, description: 'Background operations that may run at once; more requests get 503 NoFreeConductorWorkers.' }),
   enabled_hardware_types: Type.Array(Type.String(), {
-    default: ['fake-hardware', 'manual-management'],
+    default: ['fake-hardware', 'manual-management', 'redfish', 'ipmi'],
     description: 'Hardware types (driver names) this conductor serves.',
   }),
   automated_clean: Type.Boolean({ default: true, description: 'Clean nodes on provide and after undeploy unless a node sets automated_clean false.' }),
@@ -15,6 +15,21 @@ export const ConductorConfig = Type.Object({
   heartbeat_interval_s: Type.Number({ default: 10, exclusiveMinimum: 0, description: 'How often the conductor records that it is alive.' }),
   heartbeat_timeout_s: Type.Number({ default: 60, exclusiveMinimum: 0, description: 'A conductor silent for longer is dead: its locks are released and its in-flight work fails.' }),
   sync_power_state_interval_s: Type.Number({ default: 60, exclusiveMinimum: 0, description: 'How often the power state of unlocked nodes is read back from the hardware.' }),
+  power_state_change_timeout_s: Type.Number({
+    default: 60, exclusiveMinimum: 0, description: 'Longest wait for a machine to reach a requested power state (unless the request names its own timeout).',
+  }),
+  sync_power_state_workers: Type.Integer({ default: 8, minimum: 1, description: 'Power states read at once by one sync round.' }),
+  sync_power_state_per_bmc: Type.Integer({ default: 2, minimum: 1, description: 'Power states read at once through one BMC (nodes sharing a BMC address).' }),
+  force_power_state_during_sync: Type.Boolean({
+    default: false,
+    description: 'On a power mismatch, set the hardware back to the state Ingot recorded (true) instead of recording what the hardware says (false).',
+  }),
+  power_state_sync_max_retries: Type.Integer({
+    default: 3, minimum: 1, description: 'Consecutive failed power reads after which a node goes into maintenance with fault `power failure`.',
+  }),
+  power_failure_recovery_interval_s: Type.Number({
+    default: 300, exclusiveMinimum: 0, description: 'How often nodes in maintenance for a power failure are checked; one whose BMC answers again leaves maintenance.',
+  }),
   check_provision_state_interval_s: Type.Number({ default: 60, exclusiveMinimum: 0, description: 'How often nodes in wait states are checked for timeouts.' }),
   deploy_callback_timeout_s: Type.Number({ default: 1800, exclusiveMinimum: 0, description: 'Longest time a node may stay in `wait call-back`.' }),
   clean_callback_timeout_s: Type.Number({ default: 1800, exclusiveMinimum: 0, description: 'Longest time a node may stay in `clean wait`.' }),

@@ -7,14 +7,18 @@ import { Type, type Static } from 'typebox';
 import { ApiConfig } from './api.js';
 import { ConductorConfig } from './conductor.js';
 import { DatabaseConfig } from './database.js';
+import { IpmiConfig } from './ipmi.js';
 import { LogConfig } from './log.js';
+import { RedfishConfig } from './redfish.js';
 
 export const IngotConfig = Type.Object({
   api: ApiConfig,
   conductor: ConductorConfig,
   database: DatabaseConfig,
   log: LogConfig,
+  redfish: RedfishConfig,
+  ipmi: IpmiConfig,
 });
 export type IngotConfig = Static<typeof IngotConfig>;
 
-export { ApiConfig, ConductorConfig, DatabaseConfig, LogConfig };
+export { ApiConfig, ConductorConfig, DatabaseConfig, IpmiConfig, LogConfig, RedfishConfig };

@@ -1,7 +1,8 @@
 /**
  * The node repository. The exclusive node lock is one conditional UPDATE of `reservation` (DESIGN §3.2):
  * whoever's UPDATE matches the NULL reservation first holds the node; everybody else gets NodeLocked
- * naming the holder.
+ * naming the holder. Every UPDATE of a node also adds one to its row `version`, in the same statement,
+ * so a reader holding a version knows whether the node changed since.
  */
 import { sql, type Insertable, type SelectQueryBuilder, type SqlBool, type Updateable } from 'kysely';
 import type { Node } from '../domain/node.js';
@@ -12,7 +13,7 @@ import { prepared } from './prepared.js';
 import { guarded, type RepoContext, type ViolationMap } from './repo-context.js';
 import { rowMapper } from './row-mapping.js';
 import { NODE_SPEC, type Database, type NodesTable } from './schema.js';
-import type { NodeChanges, NodeCreate, NodeFilter, NodeRepository, Page } from './store.js';
+import type { NodeChanges, NodeCreate, NodeFilter, NodeKey, NodeRepository, Page } from './store.js';
 
 const mapper = rowMapper<Node>('node', NODE_SPEC);
 
@@ -26,13 +27,28 @@ export function nodeLocked(uuid: string, holder: string) {
   return fail('NodeLocked', `Node ${uuid} is locked by host ${holder}, please retry after the current operation is completed.`);
 }
 
-const NOT_SORTABLE = new Set(NODE_SPEC.json);
+// The row version is internal: no sorting by it.
+const NOT_SORTABLE = new Set([...NODE_SPEC.json, 'version']);
 const SORT: SortSpec = {
   table: 'nodes',
   sortable: new Set(NODE_SPEC.columns.filter((c) => !NOT_SORTABLE.has(c))),
   notNull: new Set(['uuid', 'driver', 'conductor_group', 'provision_state', 'created_at', 'maintenance', 'console_enabled', 'protected', 'retired']),
   notFound: nodeNotFound,
 };
+
+/** The new row version, set by every UPDATE of a node. */
+const NEXT_VERSION = sql<number>`version + 1`;
+
+/** The columns of a {@link NodeKey}. */
+const KEY_COLUMNS = ['id', 'uuid', 'version', 'driver', 'conductor_group', 'chassis_id'] as const;
+
+/**
+ * Sizes of the `id in (…)` lists {@link NodeRepository.getMany} runs: a request is padded to the next
+ * size by repeating an id, so a handful of statements serve every count (each distinct SQL text is a
+ * prepared statement of its own) and the largest bounds the parameters of one query.
+ */
+const MANY_SIZES: readonly number[] = [1, 4, 16, 64, 256, 1024];
+const MANY_LARGEST = 1024;
 
 /** A condition no row meets (an empty `in` list). */
 const NOTHING = sql<SqlBool>`1 = 0`;
@@ -97,6 +113,22 @@ export function nodeRepository(ctx: RepoContext): NodeRepository {
   const byUuid = prepared(db, db.selectFrom('nodes').selectAll().where('uuid', '=', ''));
   const byName = prepared(db, db.selectFrom('nodes').selectAll().where('name', '=', ''));
   const byId = prepared(db, db.selectFrom('nodes').selectAll().where('id', '=', 0));
+  const byIds = new Map<number, (...ids: unknown[]) => Promise<unknown[]>>();
+  const byIdsOf = (size: number) => {
+    let run = byIds.get(size);
+    if (!run) byIds.set(size, (run = prepared(db, db.selectFrom('nodes').selectAll().where('id', 'in', new Array<number>(size).fill(0)))));
+    return run;
+  };
+
+  /** `base` with the filter, order, keyset condition and limit of a list page (shared by every listing). */
+  async function paged<O>(base: NodeQuery<O>, filter: NodeFilter, page: Page): Promise<NodeQuery<O>> {
+    const plan = await planPage(ctx, SORT, page);
+    let q = applyFilter(base, filter);
+    if (plan.where) q = q.where(plan.where);
+    for (const o of plan.orderBy) q = q.orderBy(o);
+    if (plan.limit !== undefined) q = q.limit(plan.limit);
+    return q;
+  }
 
   const identColumn = (ident: string): ['uuid' | 'name', string] =>
     isUuid(ident) ? ['uuid', normalizeUuid(ident)] : ['name', ident];
@@ -129,13 +161,24 @@ export function nodeRepository(ctx: RepoContext): NodeRepository {
     },
 
     async list(filter: NodeFilter, page: Page): Promise<Node[]> {
-      const plan = await planPage(ctx, SORT, page);
-      let q = applyFilter(db.selectFrom('nodes').selectAll(), filter);
-      if (plan.where) q = q.where(plan.where);
-      for (const o of plan.orderBy) q = q.orderBy(o);
-      if (plan.limit !== undefined) q = q.limit(plan.limit);
-      const rows = await q.execute();
+      const rows = await (await paged(db.selectFrom('nodes').selectAll(), filter, page)).execute();
       return rows.map((r) => mapper.toRecord(r));
+    },
+
+    async listKeys(filter: NodeFilter, page: Page): Promise<NodeKey[]> {
+      return (await paged(db.selectFrom('nodes').select(KEY_COLUMNS), filter, page)).execute();
+    },
+
+    async getMany(ids: readonly number[]): Promise<Node[]> {
+      const out: Node[] = [];
+      for (let from = 0; from < ids.length; from += MANY_LARGEST) {
+        const part = ids.slice(from, from + MANY_LARGEST);
+        const size = MANY_SIZES.find((n) => n >= part.length) ?? MANY_LARGEST;
+        // Repeating an id in an `in` list matches its row once.
+        const params = part.length === size ? part : [...part, ...new Array<number>(size - part.length).fill(part[0] as number)];
+        for (const r of await byIdsOf(size)(...params)) out.push(mapper.toRecord(r));
+      }
+      return out;
     },
 
     async count(filter: NodeFilter): Promise<number> {
@@ -148,7 +191,7 @@ export function nodeRepository(ctx: RepoContext): NodeRepository {
       const id = normalizeUuid(uuid);
       const row = mapper.toRow(changes);
       row.updated_at = ctx.now();
-      let q = db.updateTable('nodes').set(row as Updateable<NodesTable>).where('uuid', '=', id);
+      let q = db.updateTable('nodes').set(row as Updateable<NodesTable>).set({ version: NEXT_VERSION }).where('uuid', '=', id);
       if (opts?.reservation !== undefined) q = q.where('reservation', '=', opts.reservation);
       const updated = await guarded(ctx, violations(changes.name, id, changes.instance_uuid), () =>
         q.returningAll().executeTakeFirst(),
@@ -166,7 +209,7 @@ export function nodeRepository(ctx: RepoContext): NodeRepository {
       const [column, value] = identColumn(ident);
       const row = await db
         .updateTable('nodes')
-        .set({ reservation: host })
+        .set({ reservation: host, version: NEXT_VERSION })
         .where(column, '=', value)
         .where('reservation', 'is', null)
         .returningAll()
@@ -178,7 +221,7 @@ export function nodeRepository(ctx: RepoContext): NodeRepository {
     async release(uuid: string, host: string): Promise<boolean> {
       const res = await db
         .updateTable('nodes')
-        .set({ reservation: null })
+        .set({ reservation: null, version: NEXT_VERSION })
         .where('uuid', '=', normalizeUuid(uuid))
         .where('reservation', '=', host)
         .executeTakeFirst();
@@ -188,7 +231,7 @@ export function nodeRepository(ctx: RepoContext): NodeRepository {
     async releaseAll(host: string): Promise<string[]> {
       const rows = await db
         .updateTable('nodes')
-        .set({ reservation: null })
+        .set({ reservation: null, version: NEXT_VERSION })
         .where('reservation', '=', host)
         .returning('uuid')
         .execute();
@@ -198,7 +241,7 @@ export function nodeRepository(ctx: RepoContext): NodeRepository {
     async setTraits(nodeId: number, traits: string[]): Promise<void> {
       const res = await db
         .updateTable('nodes')
-        .set({ traits: JSON.stringify(traits), updated_at: ctx.now() })
+        .set({ traits: JSON.stringify(traits), updated_at: ctx.now(), version: NEXT_VERSION })
         .where('id', '=', nodeId)
         .executeTakeFirst();
       if (Number(res.numUpdatedRows) === 0) throw nodeNotFound(nodeId);

@@ -13,7 +13,10 @@ const ARRAY_COLUMNS = new Set(['traits', 'drivers']);
 export interface RowMapper<T> {
   /** Turns a row as read into the record (reuses the row object). */
   toRecord(row: unknown): T;
-  /** Turns record fields into column values; `undefined` fields are left out, unknown fields rejected. */
+  /**
+   * Turns record fields into column values; `undefined` fields and columns the store manages
+   * ({@link TableSpec.managed}) are left out, unknown fields rejected.
+   */
   toRow(values: object): Record<string, unknown>;
 }
 
@@ -22,6 +25,7 @@ export function rowMapper<T>(table: string, spec: TableSpec): RowMapper<T> {
   const columns = new Set(spec.columns);
   const json = new Set(spec.json);
   const flags = new Set(spec.flags);
+  const managed = new Set(spec.managed ?? []);
   const jsonList = [...spec.json];
   const flagList = [...spec.flags];
   return {
@@ -43,7 +47,7 @@ export function rowMapper<T>(table: string, spec: TableSpec): RowMapper<T> {
     toRow(values: object): Record<string, unknown> {
       const out: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(values)) {
-        if (v === undefined) continue;
+        if (v === undefined || managed.has(k)) continue;
         if (!columns.has(k) || k === 'id') {
           throw fail('InvalidParameterValue', `${table} has no writable field "${k}".`);
         }

@@ -71,6 +71,8 @@ export interface NodesTable {
   traits: string;
   created_at: string;
   updated_at: string | null;
+  /** Bumped by every write of the row (migration 0002). */
+  version: Generated<number>;
 }
 
 export interface PortsTable {
@@ -155,6 +157,11 @@ export interface TableSpec {
   readonly json: readonly string[];
   /** Columns holding 0/1 booleans. */
   readonly flags: readonly string[];
+  /**
+   * Columns only the store writes (a row version): `toRow` leaves them out, so a record read back
+   * can be passed as changes without the caller writing them.
+   */
+  readonly managed?: readonly string[];
 }
 
 export const NODE_COLUMNS = [
@@ -167,7 +174,7 @@ export const NODE_COLUMNS = [
   'retired_reason', 'automated_clean', 'allocation_id', 'network_data', 'boot_mode', 'secure_boot',
   'bios_interface', 'boot_interface', 'console_interface', 'deploy_interface', 'firmware_interface',
   'inspect_interface', 'management_interface', 'network_interface', 'power_interface', 'raid_interface',
-  'rescue_interface', 'storage_interface', 'vendor_interface', 'traits', 'created_at', 'updated_at',
+  'rescue_interface', 'storage_interface', 'vendor_interface', 'traits', 'created_at', 'updated_at', 'version',
 ] as const;
 
 export const NODE_SPEC: TableSpec = {
@@ -177,6 +184,7 @@ export const NODE_SPEC: TableSpec = {
     'target_raid_config', 'clean_step', 'deploy_step', 'service_step', 'network_data', 'traits',
   ],
   flags: ['maintenance', 'console_enabled', 'protected', 'retired', 'automated_clean', 'secure_boot'],
+  managed: ['version'],
 };
 
 export const PORT_SPEC: TableSpec = {

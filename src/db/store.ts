@@ -36,9 +36,15 @@ export interface NodeFilter {
   provision_states?: string[];
 }
 
-/** Fields a caller may write; `id`, `uuid` and `created_at` are managed by the store on create. */
-export type NodeCreate = Partial<Omit<Node, 'id' | 'created_at' | 'updated_at'>> & { driver: string };
-export type NodeChanges = Partial<Omit<Node, 'id' | 'uuid' | 'created_at' | 'updated_at'>>;
+/** Fields a caller may write; `id`, `uuid`, `created_at` and `version` are managed by the store on create. */
+export type NodeCreate = Partial<Omit<Node, 'id' | 'created_at' | 'updated_at' | 'version'>> & { driver: string };
+export type NodeChanges = Partial<Omit<Node, 'id' | 'uuid' | 'created_at' | 'updated_at' | 'version'>>;
+
+/**
+ * What a node list needs to know about a node before reading it whole: its identity, its row
+ * version (changed by every write) and the fields that decide its conductor and chassis.
+ */
+export type NodeKey = Pick<Node, 'id' | 'uuid' | 'version' | 'driver' | 'conductor_group' | 'chassis_id'>;
 
 export interface NodeRepository {
   create(values: NodeCreate): Promise<Node>;
@@ -46,6 +52,10 @@ export interface NodeRepository {
   get(ident: string): Promise<Node>;
   getById(id: number): Promise<Node>;
   list(filter: NodeFilter, page: Page): Promise<Node[]>;
+  /** The keys of the nodes {@link list} returns for the same arguments, in the same order. */
+  listKeys(filter: NodeFilter, page: Page): Promise<NodeKey[]>;
+  /** The nodes with these ids, in no particular order; ids without a node are left out. */
+  getMany(ids: readonly number[]): Promise<Node[]>;
   count(filter: NodeFilter): Promise<number>;
   /** Writes `changes`; when `reservation` is given the update only applies while that host holds the lock. */
   update(uuid: string, changes: NodeChanges, opts?: { reservation?: string }): Promise<Node>;

@@ -83,6 +83,11 @@ export interface Node {
   traits: string[];
   created_at: string;
   updated_at: string | null;
+  /**
+   * Row version: the store adds one on every write of the node, so an unchanged version means an
+   * unchanged node (caches of rendered nodes are keyed by it). Internal: never shown by the API.
+   */
+  version: number;
 }
 
 export interface Port {

@@ -231,6 +231,9 @@ export const STUCK_STATES_TREATED_AS_FAIL: readonly ProvisionState[] = [
   S.DEPLOYING, S.CLEANING, S.VERIFYING, S.INSPECTING, S.ADOPTING, S.RESCUING, S.UNRESCUING, S.DELETING, S.SERVICING,
 ];
 
+/** States a node moves out of without a request (Ironic's `UNSTABLE_STATES`): busy and waiting ones. */
+export const TRANSITIONING_STATES: readonly ProvisionState[] = [...STUCK_STATES_TREATED_AS_FAIL, ...WAIT_STATES];
+
 /** States in which the ramdisk agent may look its node up. */
 export const LOOKUP_ALLOWED_STATES: readonly ProvisionState[] = [
   S.DEPLOYING, S.DEPLOYWAIT, S.CLEANING, S.CLEANWAIT, S.INSPECTING, S.INSPECTWAIT, S.RESCUING, S.RESCUEWAIT, S.SERVICEWAIT,

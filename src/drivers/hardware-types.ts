@@ -45,4 +45,43 @@ export const HARDWARE_TYPES: Readonly<Record<string, HardwareType>> = {
     storage: ['noop'],
     vendor: ['no-vendor'],
   },
+  /**
+   * Machines with a Redfish BMC (Ironic's `redfish`). Out-of-band inspection, power and boot device over
+   * Redfish. NOTE: network boot and deploy (`ipxe`, `pxe`, `direct`) are listed as in Ironic; until Ingot
+   * has them the fake ones stand in, as for `manual-management`.
+   */
+  redfish: {
+    bios: ['redfish', 'no-bios'],
+    boot: ['redfish-virtual-media', 'redfish-https', 'ipxe', 'pxe', 'http', 'fake'],
+    console: ['redfish-graphical', 'no-console'],
+    deploy: ['direct', 'ramdisk', 'fake'],
+    firmware: ['redfish', 'no-firmware'],
+    inspect: ['redfish', 'agent', 'no-inspect'],
+    management: ['redfish', 'noop'],
+    network: ['flat', 'noop'],
+    power: ['redfish'],
+    raid: ['redfish', 'no-raid', 'agent'],
+    rescue: ['no-rescue', 'agent'],
+    storage: ['noop'],
+    vendor: ['redfish', 'no-vendor'],
+  },
+  /**
+   * Machines with an IPMI BMC (Ironic's `ipmi`). Power and boot device over IPMI v2.0 RMCP+ with Ingot's
+   * native client; the implementations keep Ironic's name `ipmitool` so existing enrolment scripts work.
+   */
+  ipmi: {
+    bios: ['no-bios'],
+    boot: ['ipxe', 'pxe', 'http', 'fake'],
+    console: ['ipmitool-socat', 'ipmitool-shellinabox', 'no-console'],
+    deploy: ['direct', 'ramdisk', 'fake'],
+    firmware: ['no-firmware'],
+    inspect: ['agent', 'no-inspect'],
+    management: ['ipmitool', 'noop'],
+    network: ['flat', 'noop'],
+    power: ['ipmitool'],
+    raid: ['no-raid', 'agent'],
+    rescue: ['no-rescue', 'agent'],
+    storage: ['noop'],
+    vendor: ['ipmitool', 'no-vendor'],
+  },
 };

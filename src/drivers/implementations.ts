@@ -1,6 +1,15 @@
-/** Every interface implementation Ingot has, by interface and name. Implementations are stateless: all state lives in the node. */
+/**
+ * Every interface implementation Ingot has, by interface and name. Implementations keep no node state
+ * (it lives in the node); the BMC drivers share the conductor's {@link DriverResources} (sessions, clients).
+ */
 import type { InterfaceName } from '../domain/node.js';
 import type { InterfaceContracts } from './interfaces/index.js';
+import { ipmiManagement } from './ipmi/management.js';
+import { ipmiPower } from './ipmi/power.js';
+import { redfishInspect } from './redfish/inspect.js';
+import { redfishManagement } from './redfish/management.js';
+import { redfishPower } from './redfish/power.js';
+import type { DriverResources } from './resources.js';
 import { fakeBios, fakeConsole, fakeFirmware, fakeNetwork, fakeRaid, fakeStorage, fakeVendor } from './fake/extras.js';
 import { fakeManagement } from './fake/management.js';
 import { fakePower } from './fake/power.js';
@@ -9,7 +18,7 @@ import {
   noBios, noConsole, noFirmware, noInspect, noopManagement, noopNetwork, noopStorage, noRaid, noRescue, noVendor,
 } from './noop/index.js';
 
-export type ImplementationTable = { [I in InterfaceName]: Readonly<Record<string, () => InterfaceContracts[I]>> };
+export type ImplementationTable = { [I in InterfaceName]: Readonly<Record<string, (resources: DriverResources) => InterfaceContracts[I]>> };
 
 export const IMPLEMENTATIONS: ImplementationTable = {
   bios: { fake: fakeBios, 'no-bios': noBios },
@@ -17,10 +26,15 @@ export const IMPLEMENTATIONS: ImplementationTable = {
   console: { fake: fakeConsole, 'no-console': noConsole },
   deploy: { fake: fakeDeploy },
   firmware: { fake: fakeFirmware, 'no-firmware': noFirmware },
-  inspect: { fake: fakeInspect, 'no-inspect': noInspect },
-  management: { fake: fakeManagement, noop: noopManagement },
+  inspect: { fake: fakeInspect, 'no-inspect': noInspect, redfish: (r) => redfishInspect({ pool: r.redfish }) },
+  management: {
+    fake: fakeManagement,
+    noop: noopManagement,
+    redfish: (r) => redfishManagement({ pool: r.redfish }),
+    ipmitool: (r) => ipmiManagement({ client: r.ipmi }),
+  },
   network: { noop: noopNetwork, fake: fakeNetwork },
-  power: { fake: fakePower },
+  power: { fake: fakePower, redfish: (r) => redfishPower({ pool: r.redfish }), ipmitool: (r) => ipmiPower({ client: r.ipmi }) },
   raid: { fake: fakeRaid, 'no-raid': noRaid },
   rescue: { fake: fakeRescue, 'no-rescue': noRescue },
   storage: { noop: noopStorage, fake: fakeStorage },

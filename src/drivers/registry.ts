@@ -7,6 +7,7 @@ import { fail } from '../shared/errors.js';
 import { HARDWARE_TYPES, type HardwareType } from './hardware-types.js';
 import { IMPLEMENTATIONS, type ImplementationTable } from './implementations.js';
 import type { InterfaceContracts } from './interfaces/index.js';
+import { createDriverResources, type DriverResources } from './resources.js';
 
 /** A node's composed driver: one implementation per interface (implementations are stateless; the node carries the state). */
 export type Driver = { readonly hardwareType: string } & { readonly [I in InterfaceName]: InterfaceContracts[I] };
@@ -34,17 +35,20 @@ export interface DriverRegistry {
   load(node: Pick<Node, 'driver' | InterfaceField>): Driver;
   /** `driver_info` keys documented by the default interfaces of `hardwareType`. */
   properties(hardwareType: string): Record<string, string>;
+  /** Closes the drivers' shared resources (BMC sessions, sockets). */
+  close(): Promise<void>;
 }
 
 export function interfaceField(iface: InterfaceName): InterfaceField {
   return `${iface}_interface`;
 }
 
-/** A registry over `enabled` hardware types (the conductor's `enabled_hardware_types`). */
+/** A registry over `enabled` hardware types (the conductor's `enabled_hardware_types`); it owns `resources`. */
 export function createDriverRegistry(
   enabled: readonly string[],
   types: Readonly<Record<string, HardwareType>> = HARDWARE_TYPES,
   impls: ImplementationTable = IMPLEMENTATIONS,
+  resources: DriverResources = createDriverResources(),
 ): DriverRegistry {
   for (const name of enabled) {
     if (!types[name]) throw fail('ConfigInvalid', `conductor.enabled_hardware_types: unknown hardware type "${name}"; known: ${Object.keys(types).join(', ')}.`);
@@ -105,10 +109,10 @@ export function createDriverRegistry(
       if (cached) return cached;
       const driver: Record<string, unknown> = { hardwareType: node.driver };
       for (const iface of INTERFACES) {
-        const make = impls[iface][fields[interfaceField(iface)]] as () => unknown;
-        driver[iface] = make();
+        const make = impls[iface][fields[interfaceField(iface)]] as (r: DriverResources) => unknown;
+        driver[iface] = make(resources);
       }
-      // Implementations keep no state of their own (it lives in the node), so one instance per combination serves every task.
+      // Implementations keep no node state (it lives in the node), so one instance per combination serves every task.
       composed.set(key, driver as Driver);
       return driver as Driver;
     },
@@ -116,10 +120,11 @@ export function createDriverRegistry(
       const c = interfacesOf(hardwareType);
       const props: Record<string, string> = {};
       for (const iface of INTERFACES) {
-        const make = impls[iface][c[iface].default] as () => { properties: Record<string, string> };
-        Object.assign(props, make().properties);
+        const make = impls[iface][c[iface].default] as (r: DriverResources) => { properties: Record<string, string> };
+        Object.assign(props, make(resources).properties);
       }
       return props;
     },
+    close: () => resources.close(),
   };
 }

@@ -4,8 +4,10 @@
  */
 import { Command, Option } from 'commander';
 import { registerClientCommands } from '../cli/index.js';
+import type { BmcFlags } from './bmc.js';
 import { createLogger } from '../shared/logger.js';
 import { loadConfig } from './load-config.js';
+import { untilSignal } from './until-signal.js';
 import { startServer } from './serve.js';
 
 interface ServeFlags {
@@ -35,18 +37,7 @@ async function serveCommand(opts: ServeFlags): Promise<void> {
   const logger = createLogger(config.log.level);
   const server = await startServer(config, logger);
   process.stdout.write(`ingot: API listening on ${server.url}\n`);
-  await new Promise<void>((resolve) => {
-    const stop = (signal: string) => {
-      logger.info({ signal }, 'signal received');
-      server.close().then(resolve, (err: unknown) => {
-        logger.error({ err }, 'shutdown failed');
-        process.exitCode = 1;
-        resolve();
-      });
-    };
-    process.once('SIGINT', () => stop('SIGINT'));
-    process.once('SIGTERM', () => stop('SIGTERM'));
-  });
+  await untilSignal(logger, 'the server', () => server.close());
 }
 
 /** Builds the program; exported for tests. */
@@ -61,9 +52,26 @@ export function buildProgram(): Command {
     .option('--port <port>', 'TCP port (default 6385; env INGOT_API_PORT)')
     .option('--data-dir <dir>', 'directory of the SQLite database (default ./ingot-data; env INGOT_DATABASE_DATA_DIR)')
     .option('--database-url <url>', 'postgres://user:pass@host/db selects PostgreSQL (env INGOT_DATABASE_URL)')
-    .option('--config <file>', 'JSON config file with groups api, conductor, database, log (env INGOT_CONFIG)')
+    .option('--config <file>', 'JSON config file with groups api, conductor, database, log, redfish, ipmi (env INGOT_CONFIG)')
     .addOption(new Option('--log-level <level>', 'log level (env INGOT_LOG_LEVEL)').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']))
     .action(serveCommand);
+  program
+    .command('bmc')
+    .description('Emulate the BMCs (Redfish and IPMI) of simulated machines and/or QEMU VMs, for rehearsals and tests')
+    .option('--simulate <n>', 'emulate N simulated machines with varied hardware profiles')
+    .option('--machines <file>', 'JSON array of machines: {name, backend: "simulated"|"qemu", username?, password?, faults?, …}')
+    .option('--name-prefix <prefix>', 'names of --simulate machines: <prefix>-<i>', 'sim')
+    .option('--host <address>', 'address the BMC endpoints listen on', '127.0.0.1')
+    .option('--redfish-port <port>', 'TCP port of the Redfish service for all machines', '8000')
+    .option('--ipmi-port-base <port>', 'UDP port of machine 0\'s IPMI endpoint; machine i answers on base+i', '6230')
+    .option('--username <user>', 'BMC user of machines that declare none', 'admin')
+    .option('--password <password>', 'BMC password of machines that declare none', 'password')
+    .option('--disk-dir <dir>', 'directory of the machines\' disk files (sparse)', './ingot-bmc')
+    .option('--inventory <file>', 'write the machines\' BMC addresses, credentials, MACs and disks as JSON')
+    .option('--tls', 'serve Redfish over HTTPS with a self-signed certificate')
+    .addOption(new Option('--log-level <level>', 'log level').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'))
+    // Loaded on demand: `ingot serve` never evaluates the emulators.
+    .action(async (flags: BmcFlags) => (await import('./bmc.js')).bmcCommand(flags));
   registerClientCommands(program);
   return program;
 }

@@ -56,7 +56,7 @@ function readFile(path: string): Raw {
     throw fail('ConfigInvalid', `config file ${path} is not valid JSON: ${(err as Error).message}`);
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw fail('ConfigInvalid', `config file ${path} must hold a JSON object of groups (api, conductor, database, log)`);
+    throw fail('ConfigInvalid', `config file ${path} must hold a JSON object of groups (${Object.keys(groups).join(', ')})`);
   }
   return parsed as Raw;
 }

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Node } from '../../domain/node.js';
 import { nodeContext } from '../lookup.js';
-import { nodePageJson, planNode, serializeNodes } from '../serialize/node.js';
+import { NODE_PAGE_PIECE_CHARS, nodeJsonRenderer, nodePageJson, nodeTextPageJson, planNode, serializeNodes } from '../serialize/node.js';
 import { createTestApi, LATEST, type TestApi } from '../test-support.js';
 
 let t: TestApi;
@@ -52,6 +52,33 @@ describe('nodePageJson', () => {
     }
   });
 
+  async function collect(pieces: AsyncIterable<string>): Promise<string[]> {
+    const out: string[] = [];
+    for await (const p of pieces) out.push(p);
+    return out;
+  }
+
+  it('renders the same page from node texts, single or joined, for any piece size', async () => {
+    await seed(5);
+    const all = await t.store.nodes.list({}, { limit: 0 });
+    const minor = 87;
+    const ctx = await nodeContext({ store: t.store, conductor: t.conductor } as never, 'http://h', minor, all);
+    const plan = planNode(minor, undefined);
+    const render = nodeJsonRenderer(plan, minor);
+    for (const count of [0, 1, 5]) {
+      for (const next of [undefined, 'http://h/v1/nodes?limit=2&marker=x"y']) {
+        const whole = JSON.stringify({ nodes: serializeNodes(all.slice(0, count), plan, ctx), next });
+        const one = all.slice(0, count).map((n) => render.one(n, ctx));
+        const mixed = count < 2 ? one : [render.many(all.slice(0, 2), ctx), ...all.slice(2, count).map((n) => render.one(n, ctx))];
+        for (const pieceChars of [1, 3000, 10_000, NODE_PAGE_PIECE_CHARS]) {
+          expect((await collect(nodeTextPageJson(one, next, pieceChars))).join('')).toBe(whole);
+          expect((await collect(nodeTextPageJson(mixed, next, pieceChars))).join('')).toBe(whole);
+        }
+        expect(await collect(nodeTextPageJson(one, next, 1))).toHaveLength(count + 1);
+      }
+    }
+  });
+
   it('empties the page it is given as it renders', async () => {
     await seed(3);
     const nodes: Node[] = await t.store.nodes.list({}, { limit: 0 });
@@ -95,11 +122,19 @@ describe('streamed node lists', () => {
     expect(bad.headers['content-type']).toMatch(/^application\/json/);
     expect(envelope(bad.body).faultstring).toContain('limit');
 
-    vi.spyOn(t.store.nodes, 'list').mockRejectedValueOnce(new Error('database gone'));
-    const storeFails = await t.app.inject({ url: '/v1/nodes?detail=True', headers: LATEST });
-    expect(storeFails.statusCode).toBe(500);
-    expect(storeFails.headers['x-openstack-ironic-api-version']).toMatch(/^1\.\d+$/);
-    expect(typeof envelope(storeFails.body).faultstring).toBe('string');
+    // Detailed lists read keys, then the nodes not cached; other lists read the nodes whole.
+    const reads = [
+      ['listKeys', '/v1/nodes?detail=True'],
+      ['getMany', '/v1/nodes/detail'],
+      ['list', '/v1/nodes?fields=uuid,name'],
+    ] as const;
+    for (const [method, url] of reads) {
+      vi.spyOn(t.store.nodes, method).mockRejectedValueOnce(new Error('database gone'));
+      const storeFails = await t.app.inject({ url, headers: LATEST });
+      expect(storeFails.statusCode, method).toBe(500);
+      expect(storeFails.headers['x-openstack-ironic-api-version']).toMatch(/^1\.\d+$/);
+      expect(typeof envelope(storeFails.body).faultstring).toBe('string');
+    }
 
     vi.spyOn(t.conductor, 'conductorFor').mockImplementation(() => {
       throw new Error('render failed');

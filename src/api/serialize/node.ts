@@ -60,8 +60,9 @@ export const NODE_FIELD_VERSIONS: Readonly<Record<string, number>> = {
 /** Per-request values a node's serialization needs besides the node. */
 export interface NodeContext {
   base: string;
-  chassisUuid(node: Node): string | null;
-  conductorFor(node: Node): string | null;
+  chassisUuid(node: Pick<Node, 'chassis_id'>): string | null;
+  /** The conductor managing the node (by the hash ring, from these fields alone). */
+  conductorFor(node: Pick<Node, 'uuid' | 'driver' | 'conductor_group'>): string | null;
   minor: number;
 }
 
@@ -255,6 +256,58 @@ export function* nodePageJson(
     head = ',';
   }
   if (head !== ',') yield head + tail;
+}
+
+/** Renders nodes following one plan at one version as JSON text; built once per page. */
+export interface NodeJsonRenderer {
+  /** One node's text: exactly its element of a {@link nodePageJson} page (a flat string of its own). */
+  one(node: Node, ctx: NodeContext): string;
+  /** The elements of several nodes joined by commas, in one `JSON.stringify` call. */
+  many(nodes: readonly Node[], ctx: NodeContext): string;
+}
+
+/** The {@link NodeJsonRenderer} of `plan` at `minor`. */
+export function nodeJsonRenderer(plan: NodePlan, minor: number): NodeJsonRenderer {
+  const fn = compile(plan, minor);
+  return {
+    one: (node, ctx) => JSON.stringify(fn(node, ctx)),
+    many: (nodes, ctx) => {
+      const part = new Array<Record<string, unknown>>(nodes.length);
+      for (let i = 0; i < nodes.length; i++) part[i] = fn(nodes[i] as Node, ctx);
+      return JSON.stringify(part).slice(1, -1);
+    },
+  };
+}
+
+/** Characters per piece of a page streamed by {@link nodeTextPageJson}: about 20 detailed nodes. */
+export const NODE_PAGE_PIECE_CHARS = 48 * 1024;
+
+/**
+ * A node collection page from the JSON texts of its nodes, each item of `texts` the text of one node
+ * or of several joined by commas (as {@link NodeJsonRenderer} renders them), in pieces of about
+ * `pieceChars` characters: the same text {@link nodePageJson} produces for those nodes. Texts are
+ * pulled from `texts` as the stream drains, so a lazily rendered one is built only when it is sent.
+ */
+export async function* nodeTextPageJson(
+  texts: Iterable<string> | AsyncIterable<string>,
+  next: string | undefined,
+  pieceChars: number = NODE_PAGE_PIECE_CHARS,
+): AsyncGenerator<string, void, undefined> {
+  let head = '{"nodes":[';
+  let batch: string[] = [];
+  let chars = 0;
+  for await (const text of texts) {
+    batch.push(text);
+    chars += text.length;
+    if (chars >= pieceChars) {
+      yield head + batch.join(',');
+      head = ',';
+      batch = [];
+      chars = 0;
+    }
+  }
+  const tail = next === undefined ? ']}' : `],"next":${JSON.stringify(next)}}`;
+  yield (batch.length > 0 ? head + batch.join(',') : head === ',' ? '' : head) + tail;
 }
 
 /**

@@ -7,6 +7,7 @@ import type { JsonObject } from '../../domain/node.js';
 import type { NodeChanges } from '../../db/store.js';
 import { S } from '../../domain/states.js';
 import { isoTime } from '../../shared/clock.js';
+import { addDiscoveredPorts } from '../port-ops.js';
 import type { Task } from '../task.js';
 import { nextStepAfter } from './next-steps.js';
 import { checkAborted, reasonOf } from './run.js';
@@ -31,12 +32,14 @@ export async function inspect(task: Task, signal: AbortSignal): Promise<void> {
     await task.process('wait');
     return;
   }
+  const ports = await addDiscoveredPorts(task);
+  if (ports) await task.record('inspection', ports, 'INFO', null);
   task.set({ inspection_finished_at: isoTime(task.ctx.clock.now()) });
   await task.process('done', { lastError: null });
 }
 
 async function powerOff(task: Task, signal: AbortSignal): Promise<void> {
-  await task.driver.power.setPowerState(task.driverTask(signal), 'power off');
+  await task.driver.power.setPowerState(task.driverTask(signal), 'power off', task.ctx.config.power_state_change_timeout_s);
   await task.setPower('power off');
 }
 
@@ -76,7 +79,7 @@ export async function finishDeploy(task: Task, signal: AbortSignal): Promise<voi
   const dt = task.driverTask(signal);
   await task.driver.boot.prepareInstance(dt);
   await task.driver.network.configureTenantNetworks(dt);
-  await task.driver.power.setPowerState(dt, 'power on');
+  await task.driver.power.setPowerState(dt, 'power on', task.ctx.config.power_state_change_timeout_s);
   await task.setPower('power on');
   checkAborted(signal);
   task.set({ conductor_affinity: task.ctx.conductorId, deploy_step: {} });

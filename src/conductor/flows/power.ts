@@ -43,8 +43,9 @@ export async function changePowerState(ctx: ConductorContext, ident: string, tar
     slot.start(async (signal) => {
       try {
         const d = task.driverTask(signal);
-        if (target === 'rebooting' || target === 'soft rebooting') await task.driver.power.reboot(d, target === 'soft rebooting', timeoutSeconds);
-        else await task.driver.power.setPowerState(d, target, timeoutSeconds);
+        const timeout = timeoutSeconds ?? ctx.config.power_state_change_timeout_s;
+        if (target === 'rebooting' || target === 'soft rebooting') await task.driver.power.reboot(d, target === 'soft rebooting', timeout);
+        else await task.driver.power.setPowerState(d, target, timeout);
         await task.setPower(wanted, { lastError: null });
       } catch (err) {
         const text = signal.aborted

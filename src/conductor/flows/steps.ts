@@ -108,8 +108,9 @@ export async function runSteps(task: Task, kind: StepKind, signal: AbortSignal):
       const seconds = Number(step.args['seconds'] ?? 0);
       if (seconds > 0) await sleep(seconds * 1000, signal);
     } else if (step.step === 'power_on' || step.step === 'power_off' || step.step === 'reboot') {
-      if (step.step === 'reboot') await task.driver.power.reboot(dt, false);
-      else await task.driver.power.setPowerState(dt, step.step === 'power_on' ? 'power on' : 'power off');
+      const timeout = task.ctx.config.power_state_change_timeout_s;
+      if (step.step === 'reboot') await task.driver.power.reboot(dt, false, timeout);
+      else await task.driver.power.setPowerState(dt, step.step === 'power_on' ? 'power on' : 'power off', timeout);
       await task.setPower(step.step === 'power_off' ? 'power off' : 'power on');
     } else if (kind === 'deploy' && step.interface === 'deploy' && step.step === 'deploy') {
       if ((await task.driver.deploy.deploy(dt)) === 'wait') {

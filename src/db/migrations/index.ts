@@ -5,11 +5,13 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import type { StoreDialect } from '../dialect.js';
 import { initialMigration } from './0001-initial.js';
+import { nodeVersionMigration } from './0002-node-version.js';
 
 /** The migrations for `dialect`, keyed by name. */
 export function migrationProvider(dialect: Pick<StoreDialect, 'serialType' | 'autoIncrement'>): MigrationProvider {
   const migrations: Record<string, Migration> = {
     '0001-initial': initialMigration(dialect),
+    '0002-node-version': nodeVersionMigration(),
   };
   return { getMigrations: async () => migrations };
 }

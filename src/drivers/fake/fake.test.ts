@@ -19,7 +19,7 @@ import { fakePower } from './power.js';
 import { fakeBoot, fakeDeploy, fakeInspect, fakeRescue } from './provisioning.js';
 
 powerConformance('fake', fakePower);
-managementConformance('fake', fakeManagement, { remembers: true });
+managementConformance('fake', fakeManagement, { remembers: true, injectsNmi: true });
 bootConformance('fake', fakeBoot);
 deployConformance('fake', fakeDeploy);
 inspectConformance('fake', fakeInspect);
@@ -55,6 +55,17 @@ describe('fake specifics', () => {
   it('power keeps its state in driver_internal_info, so an out-of-band change is visible', async () => {
     const task = sampleTask({ power_state: 'power on', driver_internal_info: { fake_power_state: 'power off' } });
     expect(await fakePower().getPowerState(task)).toBe('power off');
+  });
+
+  it('management counts NMIs and keeps the boot mode in driver_internal_info', async () => {
+    const task = sampleTask({ driver_internal_info: { other: 1 } });
+    const m = fakeManagement();
+    expect(await m.getBootMode?.(task)).toBeNull();
+    await m.injectNmi?.(task);
+    await m.injectNmi?.(task);
+    await m.setBootMode?.(task, 'uefi');
+    expect(task.node.driver_internal_info).toEqual({ other: 1, fake_nmi_count: 2, fake_boot_mode: 'uefi' });
+    expect(await m.getBootMode?.(task)).toBe('uefi');
   });
 
   it('bios apply_configuration merges settings by name', async () => {

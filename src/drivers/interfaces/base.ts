@@ -16,6 +16,16 @@ export interface DriverTask {
   readonly shared: boolean;
   /** Records node field changes; the conductor persists them. */
   update(changes: Partial<Node>): void;
+  /** Reports network ports found on the machine (inspection); the conductor creates those the node lacks. */
+  reportPorts(ports: readonly DiscoveredPort[]): void;
+}
+
+/** A network port a driver found on the machine. */
+export interface DiscoveredPort {
+  /** MAC address, lower case, colon separated. */
+  address: string;
+  /** True for the port the machine network-boots from. */
+  pxe_enabled: boolean;
 }
 
 /** A step a driver offers to cleaning, deployment or servicing (`{interface, step, args}` requests). */

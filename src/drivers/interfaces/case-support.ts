@@ -1,6 +1,6 @@
 /** Support for the conformance suites: a full node record and a driver task over it. */
 import type { Node } from '../../domain/node.js';
-import type { DriverTask } from './base.js';
+import type { DiscoveredPort, DriverTask } from './base.js';
 
 /** A complete node record of `fake-hardware` with `overrides`. */
 export function sampleNode(overrides: Partial<Node> = {}): Node {
@@ -15,14 +15,22 @@ export function sampleNode(overrides: Partial<Node> = {}): Node {
     network_data: {}, boot_mode: null, secure_boot: null, bios_interface: null, boot_interface: null, console_interface: null,
     deploy_interface: null, firmware_interface: null, inspect_interface: null, management_interface: null, network_interface: null,
     power_interface: null, raid_interface: null, rescue_interface: null, storage_interface: null, vendor_interface: null, traits: [],
-    created_at: '2026-01-01T00:00:00.000Z', updated_at: null, ...overrides,
+    created_at: '2026-01-01T00:00:00.000Z', updated_at: null, version: 0, ...overrides,
   };
 }
 
 /** A driver task whose `update` merges into its node, as the conductor's does. */
-export function sampleTask(overrides: Partial<Node> = {}, signal: AbortSignal = new AbortController().signal): DriverTask & { node: Node } {
+export function sampleTask(
+  overrides: Partial<Node> = {},
+  signal: AbortSignal = new AbortController().signal,
+): DriverTask & { node: Node; reportedPorts: DiscoveredPort[] } {
   let node = sampleNode(overrides);
+  const reportedPorts: DiscoveredPort[] = [];
   return {
+    reportedPorts,
+    reportPorts(ports) {
+      reportedPorts.push(...ports);
+    },
     get node() {
       return node;
     },

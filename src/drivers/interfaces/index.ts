@@ -13,7 +13,7 @@ import type { RescueInterface } from './rescue.js';
 import type { StorageInterface } from './storage.js';
 import type { VendorInterface } from './vendor.js';
 
-export type { DriverInterface, DriverTask, StepFn } from './base.js';
+export type { DiscoveredPort, DriverInterface, DriverTask, StepFn } from './base.js';
 export type {
   BiosInterface, BootInterface, ConsoleInterface, DeployInterface, FirmwareInterface, InspectInterface, ManagementInterface,
   NetworkInterface, PowerInterface, RaidInterface, RescueInterface, StorageInterface, VendorInterface,

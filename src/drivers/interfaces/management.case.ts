@@ -2,9 +2,21 @@
 import { describe, expect, it } from 'vitest';
 import type { BootDevice, Node } from '../../domain/node.js';
 import { commonShape, sampleTask } from './case-support.js';
-import type { ManagementInterface } from './management.js';
+import { BOOT_MODES, type BootMode, type ManagementInterface } from './management.js';
 
-export function managementConformance(label: string, make: () => ManagementInterface, opts: { remembers: boolean; nodeFields?: Partial<Node> }): void {
+/** How an implementation is expected to behave in {@link managementConformance}. */
+export interface ManagementCaseOptions {
+  /** The implementation reads back what it set (boot device, boot mode). */
+  remembers: boolean;
+  /** Node fields of the sample task (e.g. `driver_info` of a BMC). */
+  nodeFields?: Partial<Node>;
+  /** The implementation carries the optional methods only to refuse them with UnsupportedDriverExtension (`noop`). */
+  refusesOptional?: boolean;
+  /** Inject an NMI through `injectNmi`; leave off for machines that refuse one (ipmi_sim does). */
+  injectsNmi?: boolean;
+}
+
+export function managementConformance(label: string, make: () => ManagementInterface, opts: ManagementCaseOptions): void {
   describe(`management interface conformance: ${label}`, () => {
     it('has a name and documented properties', () => expect(commonShape(make())).toEqual([]));
     it('lists supported boot devices including pxe', async () => {
@@ -26,6 +38,65 @@ export function managementConformance(label: string, make: () => ManagementInter
       const other = all.find((d) => !supported.includes(d));
       if (other) await expect(m.setBootDevice(task, other, false)).rejects.toMatchObject({ code: 'InvalidParameterValue' });
       else expect(supported).toHaveLength(all.length);
+    });
+
+    it('has the boot mode methods all together or none of them', () => {
+      const m = make();
+      const present = [m.getSupportedBootModes, m.getBootMode, m.setBootMode].map((f) => typeof f === 'function');
+      expect(new Set(present).size).toBe(1);
+      if (opts.refusesOptional) expect(present[0] && typeof m.injectNmi === 'function').toBe(true);
+    });
+
+    if (opts.refusesOptional) {
+      it('refuses NMI and boot modes with UnsupportedDriverExtension', async () => {
+        const m = make();
+        const task = sampleTask(opts.nodeFields);
+        const refused = { code: 'UnsupportedDriverExtension', status: 400 };
+        await expect(m.injectNmi?.(task)).rejects.toMatchObject(refused);
+        await expect(m.getSupportedBootModes?.(task)).rejects.toMatchObject(refused);
+        await expect(m.getBootMode?.(task)).rejects.toMatchObject(refused);
+        await expect(m.setBootMode?.(task, 'uefi')).rejects.toMatchObject(refused);
+      });
+      return;
+    }
+
+    if (opts.injectsNmi) {
+      it('injects an NMI', async () => {
+        const m = make();
+        expect(typeof m.injectNmi).toBe('function');
+        await m.injectNmi?.(sampleTask(opts.nodeFields));
+      });
+    }
+
+    // Which optional methods the implementation has decides which cases apply (a missing one is unsupported).
+    const probe = make();
+    if (!probe.getSupportedBootModes || !probe.getBootMode || !probe.setBootMode) return;
+    const withModes = () => make() as Required<Pick<ManagementInterface, 'getSupportedBootModes' | 'getBootMode' | 'setBootMode'>>;
+
+    it('sets every supported boot mode (and reads it back when it remembers)', async () => {
+      const m = withModes();
+      const task = sampleTask(opts.nodeFields);
+      const supported = await m.getSupportedBootModes(task);
+      expect(supported.length).toBeGreaterThan(0);
+      for (const mode of supported) expect(BOOT_MODES).toContain(mode);
+      const before = await m.getBootMode(task);
+      try {
+        for (const mode of supported) {
+          await m.setBootMode(task, mode);
+          if (opts.remembers) expect(await m.getBootMode(task)).toBe(mode);
+        }
+      } finally {
+        if (before !== null) await m.setBootMode(task, before);
+      }
+    });
+
+    it('rejects a boot mode it does not know or support', async () => {
+      const m = withModes();
+      const task = sampleTask(opts.nodeFields);
+      await expect(m.setBootMode(task, 'efi' as BootMode)).rejects.toMatchObject({ code: 'InvalidParameterValue' });
+      const supported = await m.getSupportedBootModes(task);
+      const other = BOOT_MODES.find((mode) => !supported.includes(mode));
+      if (other) await expect(m.setBootMode(task, other)).rejects.toMatchObject({ code: 'InvalidParameterValue' });
     });
   });
 }

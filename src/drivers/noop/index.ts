@@ -40,7 +40,11 @@ export function noopStorage(): StorageInterface {
   return { name: 'noop', properties: {}, validate: () => undefined, attachVolumes: nothing, detachVolumes: nothing, shouldWriteImage: () => true };
 }
 
-/** Management by hand: the operator sets the boot device; Ingot accepts every device and remembers nothing. */
+/**
+ * Management by hand: the operator sets the boot device; Ingot accepts every device and remembers nothing.
+ * There is no BMC to send an NMI or to set a boot mode through: those fail with UnsupportedDriverExtension
+ * naming the call, as Ironic's base management interface does.
+ */
 export function noopManagement(): ManagementInterface {
   const all: BootDevice[] = ['pxe', 'disk', 'cdrom', 'bios', 'safe', 'wanboot', 'floppy'];
   return {
@@ -50,6 +54,10 @@ export function noopManagement(): ManagementInterface {
     getSupportedBootDevices: async () => [...all],
     getBootDevice: async () => ({ boot_device: null, persistent: null }),
     setBootDevice: nothing,
+    injectNmi: refuse('inject_nmi'),
+    getSupportedBootModes: refuse('get_supported_boot_modes'),
+    getBootMode: refuse('get_boot_mode'),
+    setBootMode: refuse('set_boot_mode'),
   };
 }
 

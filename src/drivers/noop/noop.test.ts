@@ -8,7 +8,7 @@ import { noBios, noConsole, noFirmware, noInspect, noopManagement, noopNetwork, 
 
 networkConformance('noop', noopNetwork);
 storageConformance('noop', noopStorage);
-managementConformance('noop', noopManagement, { remembers: false });
+managementConformance('noop', noopManagement, { remembers: false, refusesOptional: true });
 unsupportedConformance('no-bios', noBios, [(i, t) => i.applyConfiguration(t, []), (i, t) => i.factoryReset(t)]);
 unsupportedConformance('no-console', noConsole, [(i, t) => i.startConsole(t), (i, t) => i.getConsole(t)]);
 unsupportedConformance('no-firmware', noFirmware, [(i, t) => i.update(t, [])]);
@@ -19,4 +19,11 @@ unsupportedConformance('no-vendor', noVendor, [(i, t) => i.call(t, 'x', 'POST', 
 
 it('noop management reports no boot device', async () => {
   expect(await noopManagement().getBootDevice(sampleTask())).toEqual({ boot_device: null, persistent: null });
+});
+
+it('noop management names the refused call as Ironic does', async () => {
+  await expect(noopManagement().injectNmi?.(sampleTask({ driver: 'manual-management' }))).rejects.toMatchObject({
+    code: 'UnsupportedDriverExtension',
+    message: 'Driver manual-management does not support inject_nmi (disabled or not implemented).',
+  });
 });

@@ -1,0 +1,78 @@
+/**
+ * Out-of-band management beyond the boot device: `PUT /v1/nodes/{node}/management/inject_nmi` (1.29,
+ * synchronous, 204), `PUT /v1/nodes/{node}/states/boot_mode` and `…/states/secure_boot` (1.76,
+ * asynchronous, 202 with the states URL as Location). Rules as Ironic's `InjectNmiController` and
+ * `NodeStatesController.boot_mode` / `secure_boot`; the node-state checks are the conductor's.
+ */
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { BootMode } from '../../conductor/client.js';
+import { fail } from '../../shared/errors.js';
+import type { ApiDeps } from '../context.js';
+import { baseUrl, buildUrl } from '../links.js';
+import { getNode } from '../lookup.js';
+import { requireUrlVersion } from '../microversion.js';
+import { toBool } from '../query.js';
+import { checkBody } from '../validate.js';
+
+type IdParams = { Params: { node: string } };
+
+/** Microversion that added `…/management/inject_nmi`. */
+const NMI_MINOR = 29;
+/** Microversion that added `…/states/boot_mode` and `…/states/secure_boot`. */
+const BOOT_MODE_MINOR = 76;
+/** Boot modes in the order Ironic lists them (`ALLOWED_TARGET_BOOT_MODES`). */
+const BOOT_MODES: readonly BootMode[] = ['bios', 'uefi'];
+
+/** `PUT …/management/inject_nmi`: no parameters (clients send `{}`). */
+const InjectNmiBody = Type.Object({}, { additionalProperties: false });
+/** `PUT …/states/boot_mode`. */
+const BootModeBody = Type.Object({ target: Type.String() }, { additionalProperties: false });
+/** `PUT …/states/secure_boot`: a boolean, or its string spellings as Ironic accepts them. */
+const SecureBootBody = Type.Object({ target: Type.Union([Type.Boolean(), Type.String()]) }, { additionalProperties: false });
+
+/** 404 for a URL newer than the request's version, worded as Ironic's boot mode endpoints. */
+function requireBootModeVersion(minor: number): void {
+  if (minor < BOOT_MODE_MINOR) throw fail('NotFound', `This endpoint is supported starting with the API version 1.${BOOT_MODE_MINOR}`);
+}
+
+/** Registers the NMI, boot mode and secure boot routes. */
+export function nodeOobManagementRoutes(app: FastifyInstance, deps: ApiDeps): void {
+  app.put<IdParams>('/v1/nodes/:node/management/inject_nmi', async (req, reply) => {
+    requireUrlVersion(req.apiMinor, NMI_MINOR);
+    if (req.body !== undefined) checkBody('inject NMI request', req.body, InjectNmiBody);
+    const node = await getNode(deps, req.params.node, req.apiMinor);
+    await deps.conductor.injectNmi(node.uuid);
+    return reply.code(204).send();
+  });
+
+  app.put<IdParams>('/v1/nodes/:node/states/boot_mode', async (req, reply) => {
+    const minor = req.apiMinor;
+    requireBootModeVersion(minor);
+    const body = checkBody('boot mode request', req.body, BootModeBody);
+    const target = body.target as string;
+    if (!BOOT_MODES.includes(target as BootMode)) {
+      throw fail('InvalidParameterValue', `Invalid boot mode ${target} requested for node. Allowed boot modes are: ${BOOT_MODES.join(', ')}`);
+    }
+    const node = await getNode(deps, req.params.node, minor);
+    await deps.conductor.setBootMode(node.uuid, target as BootMode);
+    const base = baseUrl(req, deps.config.public_url);
+    return reply.code(202).header('location', buildUrl(base, 'nodes', `${req.params.node}/states`)).send();
+  });
+
+  app.put<IdParams>('/v1/nodes/:node/states/secure_boot', async (req, reply) => {
+    const minor = req.apiMinor;
+    requireBootModeVersion(minor);
+    const body = checkBody('secure boot request', req.body, SecureBootBody);
+    let enabled: boolean;
+    try {
+      enabled = toBool('target', body.target);
+    } catch {
+      throw fail('InvalidParameterValue', `Invalid secure_boot ${JSON.stringify(body.target)} requested for node. Allowed secure_boot states are: True, False`);
+    }
+    const node = await getNode(deps, req.params.node, minor);
+    await deps.conductor.setSecureBoot(node.uuid, enabled);
+    const base = baseUrl(req, deps.config.public_url);
+    return reply.code(202).header('location', buildUrl(base, 'nodes', `${req.params.node}/states`)).send();
+  });
+}

@@ -1,0 +1,135 @@
+/**
+ * Out-of-band management calls beyond the boot device: `PUT …/management/inject_nmi` (synchronous, under
+ * the node lock), `PUT …/states/boot_mode` (accepted once the node is locked, checked and a worker
+ * reserved; the worker sets the mode and records it in `boot_mode`, or writes last_error) and
+ * `PUT …/states/secure_boot`. Rules as Ironic's conductor (`inject_nmi`, `change_node_boot_mode`,
+ * `utils.node_change_boot_mode`) and API (`NodeStatesController.boot_mode`).
+ */
+import type { Node } from '../../domain/node.js';
+import { TRANSITIONING_STATES } from '../../domain/states.js';
+import { unsupported } from '../../drivers/interfaces/base.js';
+import { BOOT_MODES, type BootMode } from '../../drivers/interfaces/management.js';
+import { fail, IngotError, messageOf } from '../../shared/errors.js';
+import type { ConductorContext } from '../context.js';
+import { Task, withTask } from '../task.js';
+
+/** Throws InvalidState (409) while the node is transitioning (Ironic answers 409 Conflict). */
+export function refuseWhileTransitioning(node: Readonly<Node>, what: 'boot mode' | 'secure boot state'): void {
+  if (TRANSITIONING_STATES.includes(node.provision_state)) {
+    throw fail(
+      'InvalidState',
+      `Node ${node.uuid} is in ${node.provision_state} state. Since the node is transitioning, the ${what} will not be set as this may interfere with ongoing changes. Try again later.`,
+    );
+  }
+}
+
+/** Throws InvalidParameterValue unless `mode` is a boot mode (message as Ironic's API). */
+export function checkBootMode(mode: unknown): asserts mode is BootMode {
+  if (!BOOT_MODES.includes(mode as BootMode)) {
+    throw fail('InvalidParameterValue', `Invalid boot mode ${String(mode)} requested for node. Allowed boot modes are: ${BOOT_MODES.join(', ')}`);
+  }
+}
+
+/**
+ * Sends an NMI through the node's management interface, under the node lock. UnsupportedDriverExtension
+ * when the interface has no NMI; a failure that is not already an IngotError is a DriverOperationError.
+ */
+export async function injectNmi(ctx: ConductorContext, ident: string): Promise<void> {
+  await withTask(ctx, ident, {}, async (task) => {
+    const dt = task.driverTask();
+    const management = task.driver.management;
+    await management.validate(dt);
+    if (!management.injectNmi) throw unsupported(dt, 'inject_nmi');
+    try {
+      await management.injectNmi(dt);
+    } catch (err) {
+      if (err instanceof IngotError) throw err;
+      throw fail('DriverOperationError', `Failed to inject an NMI into node ${task.node.uuid}: ${messageOf(err)}`, { cause: err });
+    }
+    await task.save();
+    ctx.logger.info({ node: task.node.uuid }, `node ${task.node.uuid}: NMI injected`);
+  });
+}
+
+/**
+ * Starts a boot mode change: refused while the node is transitioning (InvalidState), for a mode the
+ * interface does not offer (InvalidParameterValue) and for an interface without boot modes
+ * (UnsupportedDriverExtension). Once accepted, last_error is cleared and a worker sets the mode unless
+ * the machine reports it already, then records it in `boot_mode`; a failure goes to last_error.
+ */
+export async function changeBootMode(ctx: ConductorContext, ident: string, mode: BootMode): Promise<void> {
+  checkBootMode(mode);
+  const task = await Task.acquire(ctx, ident);
+  let handedOver = false;
+  try {
+    refuseWhileTransitioning(task.node, 'boot mode');
+    const dt = task.driverTask();
+    const management = task.driver.management;
+    await management.validate(dt);
+    if (!management.setBootMode || !management.getSupportedBootModes) throw unsupported(dt, 'set_boot_mode');
+    const setBootMode = management.setBootMode.bind(management);
+    const getBootMode = management.getBootMode?.bind(management);
+    const supported = await management.getSupportedBootModes(dt).catch((err: unknown) => {
+      // Name the call the client made, not the query behind it (noop refuses both).
+      throw err instanceof IngotError && err.code === 'UnsupportedDriverExtension' ? unsupported(dt, 'set_boot_mode') : err;
+    });
+    if (!supported.includes(mode)) {
+      throw fail('InvalidParameterValue', `Boot mode ${mode} is not supported by the management interface "${management.name}" of node ${task.node.uuid}. Supported: ${supported.join(', ')}.`);
+    }
+    const slot = ctx.pool.reserve(`boot mode ${mode} ${task.node.uuid}`);
+    try {
+      task.set({ last_error: null });
+      await task.save();
+    } catch (err) {
+      slot.cancel();
+      throw err;
+    }
+    slot.start(async (signal) => {
+      const before = task.node.boot_mode;
+      try {
+        const d = task.driverTask(signal);
+        let current: BootMode | null = null;
+        try {
+          current = getBootMode ? await getBootMode(d) : null;
+        } catch (err) {
+          // As Ironic: an unreadable mode is no reason not to set it.
+          ctx.logger.warn({ err, node: task.node.uuid }, `could not read the boot mode before changing it: ${messageOf(err)}`);
+        }
+        if (current !== mode) await setBootMode(d, mode);
+        task.set({ boot_mode: mode });
+        await task.save();
+        if (before !== mode) await task.record('management', `boot mode ${before ?? 'None'} -> ${mode}`, 'INFO', null);
+      } catch (err) {
+        const text = signal.aborted
+          ? `Boot mode change to "${mode}" was abandoned: the conductor ${ctx.hostname} stopped. Check the boot mode and retry.`
+          : `Failed to change boot mode to '${mode}': ${messageOf(err)}`;
+        try {
+          task.set({ last_error: text });
+          await task.save();
+          await task.record('management', text, 'ERROR', null);
+        } catch (e2) {
+          ctx.logger.error({ err: e2, node: task.node.uuid }, 'could not record a boot mode failure');
+        }
+      } finally {
+        await task.release();
+      }
+    });
+    handedOver = true;
+  } finally {
+    if (!handedOver) await task.release();
+  }
+}
+
+/**
+ * `PUT …/states/secure_boot`: checked as Ironic checks it (transitioning nodes refused, management
+ * validated); no management interface of Ingot turns secure boot on or off yet, so every node is then
+ * refused with UnsupportedDriverExtension.
+ */
+export async function changeSecureBoot(ctx: ConductorContext, ident: string, _enabled: boolean): Promise<void> {
+  await withTask(ctx, ident, {}, async (task) => {
+    refuseWhileTransitioning(task.node, 'secure boot state');
+    const dt = task.driverTask();
+    await task.driver.management.validate(dt);
+    throw unsupported(dt, 'set_secure_boot_state');
+  });
+}

@@ -1,0 +1,90 @@
+/**
+ * Ironic's IPMI timing, per BMC (`address:port`): commands to one BMC run one at a time, at least
+ * `min_command_interval_s` apart, and a command failing with a retryable error is retried with backoff
+ * until `command_retry_timeout_s` after it started (ironic/drivers/modules/ipmitool.py `_exec_ipmitool`).
+ */
+import { sleep as realSleep } from '../../shared/clock.js';
+import type { RetryObserver } from '../retry-log.js';
+import { IpmiError } from './errors.js';
+import type { IpmiSettings } from './settings.js';
+
+/** The time source of the scheduler; tests pass a virtual one. */
+export interface SchedulerTime {
+  now(): number;
+  sleep(ms: number, signal: AbortSignal): Promise<void>;
+}
+
+/** Real time. */
+export const realTime: SchedulerTime = { now: () => Date.now(), sleep: realSleep };
+
+/** What one attempt of a command knows about its window. */
+export interface AttemptContext {
+  /** Epoch ms when the retry window closes: transports stop retransmitting here. */
+  deadline: number;
+  /** 1 for the first attempt. */
+  attempt: number;
+}
+
+interface BmcLane {
+  tail: Promise<unknown>;
+  /** Epoch ms when the last command to this BMC ended. */
+  lastEnd: number;
+}
+
+const FIRST_BACKOFF_MS = 1000;
+const MAX_BACKOFF_MS = 8000;
+
+/** Serialises, spaces and retries the commands to each BMC. */
+export class BmcScheduler {
+  private readonly lanes = new Map<string, BmcLane>();
+
+  constructor(
+    private readonly settings: Pick<IpmiSettings, 'command_retry_timeout_s' | 'min_command_interval_s'>,
+    private readonly time: SchedulerTime = realTime,
+    private readonly onRetry: RetryObserver = () => undefined,
+  ) {}
+
+  /**
+   * Runs `attempt` for the BMC `key` once every command queued before it has ended and the minimum
+   * interval has passed; retries it while it throws a retryable {@link IpmiError} and the window is open.
+   * Rejects with the signal's reason when `signal` aborts (the queue goes on with the next command).
+   */
+  run<T>(key: string, signal: AbortSignal, attempt: (ctx: AttemptContext) => Promise<T>, operation = 'command'): Promise<T> {
+    let lane = this.lanes.get(key);
+    if (!lane) {
+      lane = { tail: Promise.resolve(), lastEnd: 0 };
+      this.lanes.set(key, lane);
+    }
+    const l = lane;
+    const result = l.tail.then(() => this.runTurn(key, operation, l, signal, attempt));
+    l.tail = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    return result;
+  }
+
+  private async runTurn<T>(key: string, operation: string, lane: BmcLane, signal: AbortSignal, attempt: (ctx: AttemptContext) => Promise<T>): Promise<T> {
+    signal.throwIfAborted();
+    const intervalMs = this.settings.min_command_interval_s * 1000;
+    const deadline = this.time.now() + this.settings.command_retry_timeout_s * 1000;
+    let backoff = FIRST_BACKOFF_MS;
+    for (let n = 1; ; n++) {
+      const wait = lane.lastEnd + intervalMs - this.time.now();
+      if (wait > 0) await this.time.sleep(wait, signal);
+      try {
+        const value = await attempt({ deadline, attempt: n });
+        lane.lastEnd = this.time.now();
+        return value;
+      } catch (err) {
+        lane.lastEnd = this.time.now();
+        signal.throwIfAborted();
+        const retryable = err instanceof IpmiError && err.retryable;
+        if (!retryable || this.time.now() + backoff >= deadline) throw err;
+        this.onRetry({ bmc: key, operation, attempt: n, reason: err.message, delayMs: backoff });
+      }
+      await this.time.sleep(backoff, signal);
+      backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
+    }
+  }
+}

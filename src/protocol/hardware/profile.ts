@@ -1,0 +1,42 @@
+/**
+ * A hardware profile: what a simulated machine is made of. The BMC emulators answer out-of-band
+ * inspection from it (Redfish Systems/Processors/Memory/Storage/EthernetInterfaces) and the agent in
+ * simulation mode reports it as its inventory, so both views of one machine agree.
+ */
+export interface HardwareProfile {
+  /** System vendor as DMI reports it (e.g. "Ingot Simulated"). */
+  manufacturer: string;
+  /** Product name. */
+  model: string;
+  /** Chassis serial number. */
+  serial_number: string;
+  /** SMBIOS system UUID (lower case). */
+  system_uuid: string;
+  cpu: { count: number; model_name: string; frequency_mhz: number; architecture: 'x86_64' | 'aarch64'; flags: string[] };
+  memory_mib: number;
+  disks: DiskProfile[];
+  nics: NicProfile[];
+  boot_mode: 'uefi' | 'bios';
+}
+
+export interface DiskProfile {
+  /** Device name as the agent sees it (e.g. /dev/sda). */
+  name: string;
+  size_bytes: number;
+  model: string;
+  vendor: string;
+  serial: string;
+  rotational: boolean;
+  /** World wide name, when the disk has one. */
+  wwn: string | null;
+}
+
+export interface NicProfile {
+  /** Interface name (e.g. eth0). */
+  name: string;
+  /** MAC address, lower case, colon separated. */
+  mac: string;
+  speed_mbps: number;
+  /** True for the NIC the machine network-boots from. */
+  pxe_enabled: boolean;
+}

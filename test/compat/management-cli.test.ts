@@ -1,0 +1,67 @@
+/**
+ * Debian's `baremetal` CLI (python3-ironicclient 5.0.1) sending NMIs and setting boot modes on
+ * fake-hardware nodes (`baremetal node inject nmi`, `baremetal node boot mode set`); each result is
+ * read back over the API: the fake driver counts NMIs in driver_internal_info, and the boot mode shows
+ * in `GET /v1/nodes/{node}/states`.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, waitNode } from '../support/http.js';
+import { baremetal, baremetalJson, baremetalOk, CLIENT_VERSION, errorLine, openTarget, requireClients, uniqueName, type Target } from './peer.js';
+
+interface NodeView extends Record<string, unknown> {
+  uuid: string;
+  boot_mode: string | null;
+  last_error: string | null;
+  reservation: string | null;
+  driver_internal_info: Record<string, unknown>;
+}
+
+describe('baremetal CLI: NMI and boot mode', () => {
+  let target: Target;
+  let url: string;
+
+  beforeAll(async () => {
+    requireClients();
+    target = await openTarget();
+    url = target.url;
+  });
+
+  afterAll(async () => {
+    await target?.close();
+  });
+
+  it('injects NMIs into a fake-hardware node; the driver counts them', async () => {
+    const name = uniqueName('cli-nmi');
+    await baremetalJson(url, ['node', 'create', '--driver', 'fake-hardware', '--name', name]);
+    await baremetalOk(url, ['node', 'inject', 'nmi', name]);
+    await baremetalOk(url, ['node', 'inject', 'nmi', name]);
+    const node = (await api<NodeView>(url, 'GET', `/v1/nodes/${name}`, undefined, CLIENT_VERSION)).body;
+    expect(node.driver_internal_info['fake_nmi_count']).toBe(2);
+    expect(node.reservation).toBeNull();
+  });
+
+  it('prints the UnsupportedDriverExtension of a manual-management node and exits non-zero', async () => {
+    const name = uniqueName('cli-nmi-mm');
+    await baremetalJson(url, ['node', 'create', '--driver', 'manual-management', '--name', name]);
+    const r = await baremetal(url, ['node', 'inject', 'nmi', name]);
+    expect(r.code).not.toBe(0);
+    expect(errorLine(r)).toContain('Driver manual-management does not support inject_nmi (disabled or not implemented).');
+  });
+
+  it('sets the boot mode of a fake-hardware node; GET …/states shows it', async () => {
+    const name = uniqueName('cli-bootmode');
+    await baremetalJson(url, ['node', 'create', '--driver', 'fake-hardware', '--name', name]);
+    await baremetalOk(url, ['node', 'boot', 'mode', 'set', name, 'uefi']);
+    const node = await waitNode<NodeView>(url, name, (n) => n.reservation === null && n.boot_mode === 'uefi', 10_000, CLIENT_VERSION);
+    expect(node.last_error).toBeNull();
+    expect(node.driver_internal_info['fake_boot_mode']).toBe('uefi');
+    const states = await api<{ boot_mode: string | null; secure_boot: boolean | null }>(url, 'GET', `/v1/nodes/${name}/states`, undefined, CLIENT_VERSION);
+    expect(states.status).toBe(200);
+    expect(states.body).toMatchObject({ boot_mode: 'uefi', secure_boot: null });
+
+    await baremetalOk(url, ['node', 'boot', 'mode', 'set', name, 'bios']);
+    await waitNode<NodeView>(url, name, (n) => n.reservation === null && n.boot_mode === 'bios', 10_000, CLIENT_VERSION);
+    const shown = await baremetalJson<{ boot_mode: string | null }>(url, ['node', 'show', name, '--fields', 'boot_mode']);
+    expect(shown.boot_mode).toBe('bios');
+  });
+});
