@@ -13,7 +13,7 @@ import { sampleTask } from '../../src/drivers/interfaces/case-support.js';
 import { managementConformance } from '../../src/drivers/interfaces/management.case.js';
 import { powerConformance } from '../../src/drivers/interfaces/power.case.js';
 import { IpmiClient } from '../../src/drivers/ipmi/client.js';
-import { injectNmi, ipmiManagement } from '../../src/drivers/ipmi/management.js';
+import { bmcAddress, bmcDeviceId, injectNmi, ipmiManagement } from '../../src/drivers/ipmi/management.js';
 import { ipmiPower } from '../../src/drivers/ipmi/power.js';
 import { freeUdpPort } from './ipmi-sim-harness.js';
 
@@ -70,6 +70,12 @@ describe('IPMI client with cipher suite 17 against the Ingot IPMI emulator', () 
     await injectNmi(task, client);
     await ipmiPower({ client, pollIntervalMs: 50 }).setPowerState(task, 'soft power off');
     expect(await machine.power()).toBe('off');
+  });
+
+  it('reads the BMC identity and its LAN address', async () => {
+    const task = sampleTask(node);
+    expect(await bmcDeviceId(task, client)).toEqual({ manufacturer_id: 32473, product_id: 1, firmware: '1.00', ipmi_version: '2.0' });
+    expect(await bmcAddress(task, client)).toBe('127.0.0.1');
   });
 
   it('sends safe as a disk boot', async () => {

@@ -4,13 +4,27 @@
  */
 import type { BootDevice } from '../../domain/node.js';
 import {
-  BOOT_DEVICE, BOOT_PARAM, CHASSIS_CONTROL, CMD, decodeBootFlags, decodeChassisStatusResponse, decodeGetBootOptionResponse,
+  BOOT_DEVICE, BOOT_PARAM, CHASSIS_CONTROL, CMD, decodeBootFlags, decodeDeviceIdResponse, decodeChassisStatusResponse, decodeGetBootOptionResponse,
   decodeGetLanConfigResponse, decodeIpv4, encodeBootFlags, encodeChassisControlRequest, encodeGetBootOptionRequest,
   encodeGetLanConfigRequest, encodeSetBootOptionRequest, LAN_PARAM, NETFN,
 } from '../../protocol/ipmi/index.js';
 import type { IpmiCommand } from './requester.js';
 
 export { CHASSIS_CONTROL };
+
+/** Get Device ID (§20.1). */
+export const GET_DEVICE_ID: IpmiCommand = { name: 'Get Device ID', netFn: NETFN.APP, cmd: CMD.APP.GET_DEVICE_ID };
+
+/** Manufacturer (IANA enterprise number), product and firmware revision of a Get Device ID answer. */
+export function readDeviceId(answer: Uint8Array): { manufacturer_id: number; product_id: number; firmware: string; ipmi_version: string } {
+  const d = decodeDeviceIdResponse(Buffer.from(answer));
+  return {
+    manufacturer_id: d.manufacturerId,
+    product_id: d.productId,
+    firmware: `${d.firmwareMajor}.${String(d.firmwareMinor).padStart(2, '0')}`,
+    ipmi_version: `${d.ipmiVersion & 0x0f}.${d.ipmiVersion >> 4}`,
+  };
+}
 
 /** Get Chassis Status (§28.2). */
 export const GET_CHASSIS_STATUS: IpmiCommand = { name: 'Get Chassis Status', netFn: NETFN.CHASSIS, cmd: CMD.CHASSIS.GET_CHASSIS_STATUS };

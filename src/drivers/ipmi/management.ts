@@ -6,7 +6,9 @@ import type { BootDevice, Node } from '../../domain/node.js';
 import { fail } from '../../shared/errors.js';
 import type { DriverTask } from '../interfaces/base.js';
 import type { ManagementInterface } from '../interfaces/management.js';
-import { CHASSIS_CONTROL, chassisControl, GET_BOOT_FLAGS, getLanIpAddress, KEEP_BOOT_FLAGS, readBootFlags, readLanIpAddress, setBootFlags } from './commands.js';
+import {
+  CHASSIS_CONTROL, chassisControl, GET_BOOT_FLAGS, GET_DEVICE_ID, getLanIpAddress, KEEP_BOOT_FLAGS, readBootFlags, readDeviceId, readLanIpAddress, setBootFlags,
+} from './commands.js';
 import { IPMI_PROPERTIES, parseIpmiDriverInfo } from './driver-info.js';
 import { asIngotError, IpmiError } from './errors.js';
 import type { IpmiRequester } from './requester.js';
@@ -100,4 +102,10 @@ export async function bmcAddress(task: DriverTask, client: IpmiRequester): Promi
       return readLanIpAddress(await client.request(bmc, getLanIpAddress(1), task.signal));
     }
   });
+}
+
+/** Who made the BMC and what it runs (Get Device ID): for logs, support and vendor quirks. */
+export async function bmcDeviceId(task: DriverTask, client: IpmiRequester): Promise<ReturnType<typeof readDeviceId>> {
+  const bmc = parseIpmiDriverInfo(task.node.driver_info);
+  return guarded(task.signal, async () => readDeviceId(await client.request(bmc, GET_DEVICE_ID, task.signal)));
 }
