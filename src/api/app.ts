@@ -13,6 +13,7 @@ import { chassisRoutes } from './routes/chassis.js';
 import { conductorRoutes } from './routes/conductors.js';
 import { driverRoutes } from './routes/drivers.js';
 import { nodeHistoryRoutes } from './routes/node-history.js';
+import { nodeInventoryRoutes } from './routes/node-inventory.js';
 import { nodeManagementRoutes } from './routes/node-management.js';
 import { nodeMiscRoutes } from './routes/node-misc.js';
 import { nodeOobManagementRoutes } from './routes/node-oob-management.js';
@@ -110,6 +111,7 @@ export function buildApp(deps: ApiDeps): FastifyInstance {
   nodeOobManagementRoutes(app, deps);
   nodeTraitRoutes(app, deps);
   nodeHistoryRoutes(app, deps);
+  nodeInventoryRoutes(app, deps);
   nodeMiscRoutes(app, deps);
   portRoutes(app, deps);
   portgroupRoutes(app, deps);

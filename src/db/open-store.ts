@@ -11,6 +11,7 @@ import { chassisRepository } from './chassis.js';
 import { conductorRepository } from './conductors.js';
 import type { StoreDialect } from './dialect.js';
 import { historyRepository } from './history.js';
+import { inventoryRepository } from './inventories.js';
 import { migrationProvider } from './migrations/index.js';
 import { nodeRepository } from './nodes.js';
 import { portgroupRepository } from './portgroups.js';
@@ -84,6 +85,7 @@ export async function openStore(opts: OpenStoreOptions = {}): Promise<Store> {
     chassis: chassisRepository(ctx),
     conductors: conductorRepository(ctx),
     history: historyRepository(ctx),
+    inventories: inventoryRepository(ctx),
     async close(): Promise<void> {
       if (closed) return;
       closed = true;

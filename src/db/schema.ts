@@ -139,6 +139,14 @@ export interface NodeHistoryTable {
   created_at: string;
 }
 
+export interface NodeInventoryTable {
+  node_id: number;
+  inventory: string;
+  plugin_data: string;
+  created_at: string;
+  updated_at: string | null;
+}
+
 /** The whole database, for kysely's typed queries. */
 export interface Database {
   nodes: NodesTable;
@@ -147,6 +155,7 @@ export interface Database {
   chassis: ChassisTable;
   conductors: ConductorsTable;
   node_history: NodeHistoryTable;
+  node_inventory: NodeInventoryTable;
 }
 
 /** What the row mapping needs to know about a table. */

@@ -2,7 +2,7 @@
  * What the rest of Ingot asks of storage: one repository per aggregate. Implementations never branch
  * on the dialect (SQLite or PostgreSQL); differences live in the dialect files.
  */
-import type { Chassis, Conductor, HistoryEvent, Node, Port, Portgroup } from '../domain/node.js';
+import type { Chassis, Conductor, HistoryEvent, JsonObject, Node, Port, Portgroup } from '../domain/node.js';
 
 /** A page request: `marker` is the UUID of the last item of the previous page. */
 export interface Page {
@@ -141,6 +141,21 @@ export interface HistoryRepository {
   get(nodeId: number, uuid: string): Promise<HistoryEvent>;
 }
 
+/** The inspection data of a node. */
+export interface InventoryRecord {
+  inventory: JsonObject;
+  plugin_data: JsonObject;
+  created_at: string;
+  updated_at: string | null;
+}
+
+export interface InventoryRepository {
+  /** Stores (replacing) the node's inspection data; NodeNotFound when the node is gone. */
+  put(nodeId: number, inventory: JsonObject, pluginData: JsonObject): Promise<void>;
+  /** The node's inspection data, or null when it was never inspected in band. */
+  get(nodeId: number): Promise<InventoryRecord | null>;
+}
+
 /** The storage of one Ingot deployment. */
 export interface Store {
   readonly dialect: 'sqlite' | 'postgres';
@@ -150,5 +165,6 @@ export interface Store {
   readonly chassis: ChassisRepository;
   readonly conductors: ConductorRepository;
   readonly history: HistoryRepository;
+  readonly inventories: InventoryRepository;
   close(): Promise<void>;
 }

@@ -20,6 +20,7 @@ export const ERRORS = {
   DriverNotFound: { status: 404, hint: '`GET /v1/drivers` lists the drivers this deployment has enabled.' },
   ConductorNotFound: { status: 404, hint: '`GET /v1/conductors` lists the conductors.' },
   HistoryNotFound: { status: 404, hint: '`GET /v1/nodes/{node}/history` lists the node’s events.' },
+  InventoryNotFound: { status: 404, hint: 'Inspect the node in band (`baremetal node inspect`) to record its inventory.' },
   TraitNotFound: { status: 404, hint: '`GET /v1/nodes/{node}/traits` lists the node’s traits.' },
   NotFound: { status: 404, hint: 'Check the URL and the requested API version.' },
   MethodNotAllowed: { status: 405, hint: 'Use a method this resource supports.' },

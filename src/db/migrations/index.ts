@@ -6,12 +6,14 @@ import type { Migration, MigrationProvider } from 'kysely';
 import type { StoreDialect } from '../dialect.js';
 import { initialMigration } from './0001-initial.js';
 import { nodeVersionMigration } from './0002-node-version.js';
+import { nodeInventoryMigration } from './0003-node-inventory.js';
 
 /** The migrations for `dialect`, keyed by name. */
 export function migrationProvider(dialect: Pick<StoreDialect, 'serialType' | 'autoIncrement'>): MigrationProvider {
   const migrations: Record<string, Migration> = {
     '0001-initial': initialMigration(dialect),
     '0002-node-version': nodeVersionMigration(),
+    '0003-node-inventory': nodeInventoryMigration(),
   };
   return { getMigrations: async () => migrations };
 }
