@@ -20,6 +20,8 @@ export const ERRORS = {
   DriverNotFound: { status: 404, hint: '`GET /v1/drivers` lists the drivers this deployment has enabled.' },
   ConductorNotFound: { status: 404, hint: '`GET /v1/conductors` lists the conductors.' },
   HistoryNotFound: { status: 404, hint: '`GET /v1/nodes/{node}/history` lists the node’s events.' },
+  InspectionLookupFailed: { status: 404, hint: 'Enroll the machine with its BMC address and ports, and start its inspection (`baremetal node inspect`) before it boots the agent.' },
+  InspectionLookupAmbiguous: { status: 409, hint: 'Two nodes claim this machine: remove the duplicate ports or BMC addresses.' },
   InventoryNotFound: { status: 404, hint: 'Inspect the node in band (`baremetal node inspect`) to record its inventory.' },
   TraitNotFound: { status: 404, hint: '`GET /v1/nodes/{node}/traits` lists the node’s traits.' },
   NotFound: { status: 404, hint: 'Check the URL and the requested API version.' },
