@@ -72,6 +72,17 @@ export function buildProgram(): Command {
     .addOption(new Option('--log-level <level>', 'log level').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'))
     // Loaded on demand: `ingot serve` never evaluates the emulators.
     .action(async (flags: BmcFlags) => (await import('./bmc.js')).bmcCommand(flags));
+  program
+    .command('agent')
+    .description('Run the in-RAM agent: collect this machine\'s inventory and post it to the inspection callback (ipa-* kernel parameters or flags; --help lists them)')
+    .helpOption(false)
+    .allowUnknownOption(true)
+    .allowExcessArguments(true)
+    // Loaded on demand; the agent parses its own flags (the same names as its kernel parameters).
+    .action(async (_opts: unknown, cmd: Command) => {
+      const { runAgentCommand } = await import('./agent.js');
+      process.exitCode = await runAgentCommand(cmd.args);
+    });
   registerClientCommands(program);
   return program;
 }

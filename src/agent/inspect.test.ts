@@ -1,0 +1,91 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, it, expect } from 'vitest';
+import { IngotError } from '../shared/errors.js';
+import { postInspection } from './inspect.js';
+
+interface Seen {
+  method: string;
+  url: string;
+  contentType: string | undefined;
+  body: unknown;
+}
+
+const servers: http.Server[] = [];
+
+/** A callback server answering with `answers` in turn (the last one repeats). */
+async function callbackServer(answers: { status: number; body: string }[]): Promise<{ url: string; seen: Seen[] }> {
+  const seen: Seen[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      seen.push({ method: req.method ?? '', url: req.url ?? '', contentType: req.headers['content-type'], body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
+      const a = answers[Math.min(seen.length - 1, answers.length - 1)] as { status: number; body: string };
+      res.writeHead(a.status, { 'Content-Type': 'application/json' }).end(a.body);
+    });
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/continue_inspection`, seen };
+}
+
+/** A loopback port nobody listens on. */
+async function closedPort(): Promise<number> {
+  const s = http.createServer();
+  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+  const port = (s.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => s.close(() => resolve()));
+  return port;
+}
+
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
+});
+
+const fast = { initialDelayMs: 10, maxDelayMs: 40 };
+
+describe('postInspection', () => {
+  it('retries 5xx answers and returns the first success with its JSON body', async () => {
+    const { url, seen } = await callbackServer([
+      { status: 503, body: '{"error":"busy"}' },
+      { status: 500, body: '' },
+      { status: 202, body: '{"uuid":"1be26c0b-03f2-4d2e-ae87-c02d7f33c123"}' },
+    ]);
+    const retries: string[] = [];
+    const answer = await postInspection(url, { inventory: { hostname: 'x' } }, { totalTimeoutMs: 10_000, ...fast, onRetry: (_a, reason) => retries.push(reason) });
+    expect(answer).toEqual({ status: 202, body: { uuid: '1be26c0b-03f2-4d2e-ae87-c02d7f33c123' }, attempts: 3 });
+    expect(seen).toHaveLength(3);
+    expect(seen[0]).toEqual({ method: 'POST', url: '/v1/continue_inspection', contentType: 'application/json', body: { inventory: { hostname: 'x' } } });
+    expect(retries[0]).toMatch(/^HTTP 503/);
+  });
+
+  it('does not retry a 4xx answer', async () => {
+    const { url, seen } = await callbackServer([{ status: 400, body: '{"error":"bad inventory"}' }]);
+    const err = await postInspection(url, {}, { totalTimeoutMs: 10_000, ...fast }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(IngotError);
+    expect((err as IngotError).code).toBe('DriverOperationError');
+    expect((err as IngotError).message).toMatch(/refused the data: HTTP 400 .*bad inventory/);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('retries connection errors and gives up after the total time', async () => {
+    const url = `http://127.0.0.1:${await closedPort()}/v1/continue`;
+    const started = Date.now();
+    let attempts = 0;
+    const err = await postInspection(url, {}, { totalTimeoutMs: 400, ...fast, onRetry: (a) => (attempts = a) }).catch((e: unknown) => e);
+    const took = Date.now() - started;
+    expect((err as IngotError).code).toBe('DriverOperationError');
+    expect((err as Error).message).toMatch(/failed after \d+ attempt\(s\).*ECONNREFUSED/);
+    expect(attempts).toBeGreaterThanOrEqual(3);
+    expect(took).toBeLessThan(2000);
+  });
+
+  it('stops waiting when the signal aborts', async () => {
+    const url = `http://127.0.0.1:${await closedPort()}/v1/continue`;
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error('stop')), 100);
+    const err = await postInspection(url, {}, { totalTimeoutMs: 60_000, initialDelayMs: 5_000, signal: controller.signal }).catch((e: unknown) => e);
+    expect((err as Error).message).toBe('stop');
+  });
+});

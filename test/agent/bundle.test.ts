@@ -1,0 +1,93 @@
+// The bundled agent (scripts/bundle-agent.mjs) runs on plain Node from a directory without node_modules.
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, it, expect } from 'vitest';
+import type { InspectionPayload } from '../../src/protocol/agent/inventory.js';
+import { simulatedProfile } from '../../src/bmc/profiles.js';
+
+const run = promisify(execFile);
+let dir: string;
+let bundle: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'ingot-agent-bundle-'));
+  bundle = path.join(dir, 'ingot-agent.mjs');
+  await run(process.execPath, ['scripts/bundle-agent.mjs', '--outfile', bundle], { cwd: path.resolve(import.meta.dirname, '../..') });
+});
+
+afterAll(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+/** Runs the bundle with plain node from the temp dir; resolves with the exit code even when it fails. */
+async function agent(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [bundle, ...args], { cwd: dir, env: { PATH: process.env.PATH ?? '' }, timeout: 30_000 });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
+  }
+}
+
+describe('bundled agent', () => {
+  it('imports nothing but node: builtins', async () => {
+    const text = await readFile(bundle, 'utf8');
+    const specifiers = [...text.matchAll(/(?:^|\n)\s*import\s[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|require\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1] ?? m[2] ?? m[3]);
+    expect(specifiers.length).toBeGreaterThan(0);
+    expect(specifiers.filter((s) => !s?.startsWith('node:'))).toEqual([]);
+  });
+
+  it('prints its usage with --help', async () => {
+    const r = await agent(['--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('--inspection-callback-url');
+  });
+
+  it('exits 2 naming a bad parameter', async () => {
+    const r = await agent(['--hardware-manager=bogus']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--hardware-manager: "bogus" is not a hardware manager');
+  });
+
+  it('inspects this machine and prints the payload', async () => {
+    const r = await agent(['--print-payload', '--inspection-collectors=default,pci-devices']);
+    expect(r.code).toBe(0);
+    const p = JSON.parse(r.stdout) as InspectionPayload;
+    expect(p.inventory.cpu.count).toBe(os.cpus().length);
+    expect(p.inventory.interfaces.length).toBeGreaterThan(0);
+    expect(Array.isArray(p.pci_devices)).toBe(true);
+  });
+
+  it('posts a simulated machine to a callback server', async () => {
+    const profileFile = path.join(dir, 'profile.json');
+    await writeFile(profileFile, JSON.stringify(simulatedProfile(3)));
+    const got: InspectionPayload[] = [];
+    const server = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        got.push(JSON.parse(Buffer.concat(chunks).toString('utf8')) as InspectionPayload);
+        res.writeHead(202, { 'Content-Type': 'application/json' }).end('{"uuid":"abc"}');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/continue_inspection`;
+      const r = await agent([`--inspection-callback-url=${url}`, '--hardware-manager=simulated', `--simulated-profile=${profileFile}`, '--inspection-collectors=default,logs']);
+      expect(r.stderr).toContain('HTTP 202');
+      expect(r.code).toBe(0);
+      expect(r.stdout.trim()).toBe('{"uuid":"abc"}');
+      expect(got).toHaveLength(1);
+      expect(got[0]?.inventory.interfaces.map((i) => i.mac_address)).toEqual(simulatedProfile(3).nics.map((n) => n.mac));
+      expect(typeof got[0]?.logs).toBe('string');
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
