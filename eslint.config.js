@@ -12,7 +12,7 @@ const LAYERS = {
   protocol: ['shared'],
   db: ['shared', 'domain', 'config'],
   drivers: ['shared', 'domain', 'config', 'protocol'],
-  inspector: ['shared', 'domain', 'protocol'],
+  inspector: ['shared', 'domain', 'config', 'protocol'],
   images: ['shared', 'config'],
   boot: ['shared', 'domain', 'config', 'images'],
   conductor: ['shared', 'domain', 'config', 'protocol', 'db', 'drivers', 'inspector', 'images', 'boot'],

@@ -14,6 +14,7 @@ import { conductorRoutes } from './routes/conductors.js';
 import { driverRoutes } from './routes/drivers.js';
 import { nodeHistoryRoutes } from './routes/node-history.js';
 import { nodeInventoryRoutes } from './routes/node-inventory.js';
+import { ramdiskRoutes } from './routes/ramdisk.js';
 import { nodeManagementRoutes } from './routes/node-management.js';
 import { nodeMiscRoutes } from './routes/node-misc.js';
 import { nodeOobManagementRoutes } from './routes/node-oob-management.js';
@@ -112,6 +113,7 @@ export function buildApp(deps: ApiDeps): FastifyInstance {
   nodeTraitRoutes(app, deps);
   nodeHistoryRoutes(app, deps);
   nodeInventoryRoutes(app, deps);
+  ramdiskRoutes(app, deps);
   nodeMiscRoutes(app, deps);
   portRoutes(app, deps);
   portgroupRoutes(app, deps);

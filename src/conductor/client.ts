@@ -73,6 +73,12 @@ export interface ConductorClient {
    */
   injectNmi(ident: string): Promise<void>;
   /**
+   * `POST /v1/continue_inspection`: validates the agent's data, finds its node (MACs, BMC address, or
+   * `nodeUuid`), locks it and starts processing; resolves with the node's UUID. InvalidParameterValue for
+   * bad data, InspectionLookupFailed / InspectionLookupAmbiguous, InvalidState, NodeLocked.
+   */
+  continueInspection(body: unknown, nodeUuid?: string): Promise<string>;
+  /**
    * Starts a boot mode change (`PUT …/states/boot_mode`, 202): InvalidState (409) while the node is
    * transitioning, InvalidParameterValue for a mode the interface does not offer, UnsupportedDriverExtension
    * without boot modes. The worker records the mode in `boot_mode`, or the failure in `last_error`.

@@ -8,7 +8,9 @@
  */
 import { Value } from 'typebox/value';
 import { ConductorConfig } from '../config/conductor.js';
+import { defaultInspectorConfig, type InspectorConfig } from '../config/inspector.js';
 import type { IpmiConfig } from '../config/ipmi.js';
+import { checkInspectorConfig } from '../inspector/process.js';
 import type { RedfishConfig } from '../config/redfish.js';
 import type { Store } from '../db/store.js';
 import { createDriverRegistry, type DriverRegistry } from '../drivers/registry.js';
@@ -35,6 +37,8 @@ export interface ConductorOptions {
   clock?: Clock;
   /** Driver registry to use instead of the one built from `enabled_hardware_types` (tests inject failing drivers); the conductor closes it on stop. */
   registry?: DriverRegistry;
+  /** The `inspector` config group; missing keys take their defaults. */
+  inspector?: Partial<InspectorConfig>;
   /** Settings of the BMC drivers (the `redfish` and `ipmi` config groups). */
   drivers?: { redfish?: Partial<RedfishConfig>; ipmi?: Partial<IpmiConfig> };
   /** Skip the periodic tasks (tests drive them by hand through `context`). Default true. */
@@ -57,10 +61,14 @@ export interface Conductor {
 
 export function createConductor(opts: ConductorOptions): Conductor {
   const config = Object.freeze(Value.Default(ConductorConfig, structuredClone(opts.config)) as ConductorConfig);
+  const inspector = Object.freeze(defaultInspectorConfig(opts.inspector));
+  // Unknown hooks or a bad CIDR map stop start-up, not the first inspection.
+  checkInspectorConfig(inspector);
   const logger = opts.logger.child({ component: 'conductor', host: config.hostname });
   const ctx: ConductorContext = {
     store: opts.store,
     config,
+    inspector,
     logger,
     clock: opts.clock ?? systemClock,
     hostname: config.hostname,

@@ -1,5 +1,6 @@
 /** What every part of the conductor shares: storage, configuration, drivers, workers, identity. */
 import type { ConductorConfig } from '../config/conductor.js';
+import type { InspectorConfig } from '../config/inspector.js';
 import type { Store } from '../db/store.js';
 import type { Node } from '../domain/node.js';
 import type { DriverRegistry } from '../drivers/registry.js';
@@ -11,6 +12,8 @@ import type { WorkerPool } from './workers.js';
 export interface ConductorContext {
   readonly store: Store;
   readonly config: Readonly<ConductorConfig>;
+  /** How in-band inspection data is processed (the `inspector` group). */
+  readonly inspector: Readonly<InspectorConfig>;
   readonly logger: Logger;
   readonly clock: Clock;
   readonly hostname: string;

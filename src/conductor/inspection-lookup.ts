@@ -13,7 +13,7 @@ import { eachNode } from './periodics/nodes.js';
 /** What a payload tells about its machine. */
 export interface LookupKeys {
   macs: readonly string[];
-  bmcAddresses: readonly string[];
+  bmcAddresses: readonly (string | null | undefined)[];
   /** A node named by the caller (`?node_uuid=`), checked against the keys when they match a node too. */
   nodeUuid?: string;
 }

@@ -12,6 +12,7 @@ import type {
   BootDeviceState, BootMode, ConductorClient, ConsoleState, DriverInfo, InterfaceValidation, PowerTarget, ProvisionOptions,
 } from './client.js';
 import type { ConductorContext } from './context.js';
+import { continueInspection } from './flows/inspection.js';
 import { changeBootMode, changeSecureBoot, injectNmi } from './flows/management.js';
 import { changePowerState } from './flows/power.js';
 import { doProvisionAction } from './flows/provision.js';
@@ -122,6 +123,10 @@ export class LocalConductorClient implements ConductorClient {
 
   async getSupportedBootDevices(ident: string): Promise<BootDevice[]> {
     return withTask(this.ctx, ident, { shared: true }, (task) => task.driver.management.getSupportedBootDevices(task.driverTask()));
+  }
+
+  continueInspection(body: unknown, nodeUuid?: string): Promise<string> {
+    return continueInspection(this.ctx, body, nodeUuid);
   }
 
   injectNmi(ident: string): Promise<void> {

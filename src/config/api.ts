@@ -16,6 +16,11 @@ export const ApiConfig = Type.Object({
       'last listed is answered from its kept text without reading or rendering it again (a text is kept from the second list ' +
       'that sees the node unchanged). About 2,600 characters per node; 0 turns the cache off.',
   }),
+  max_inspection_body_bytes: Type.Integer({
+    default: 33554432,
+    minimum: 1024,
+    description: 'Largest inspection data an agent may post (`POST /v1/continue_inspection`), logs included, in bytes.',
+  }),
   conductor_alive_timeout_s: Type.Number({
     default: 60,
     exclusiveMinimum: 0,

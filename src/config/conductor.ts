@@ -18,6 +18,7 @@ export const ConductorConfig = Type.Object({
   power_state_change_timeout_s: Type.Number({
     default: 60, exclusiveMinimum: 0, description: 'Longest wait for a machine to reach a requested power state (unless the request names its own timeout).',
   }),
+  inspection_power_off: Type.Boolean({ default: true, description: 'Power the machine off when in-band inspection ends (Ironic `[inspector]power_off`).' }),
   sync_power_state_workers: Type.Integer({ default: 8, minimum: 1, description: 'Power states read at once by one sync round.' }),
   sync_power_state_per_bmc: Type.Integer({ default: 2, minimum: 1, description: 'Power states read at once through one BMC (nodes sharing a BMC address).' }),
   force_power_state_during_sync: Type.Boolean({

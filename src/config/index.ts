@@ -7,6 +7,7 @@ import { Type, type Static } from 'typebox';
 import { ApiConfig } from './api.js';
 import { ConductorConfig } from './conductor.js';
 import { DatabaseConfig } from './database.js';
+import { InspectorConfigSchema } from './inspector.js';
 import { IpmiConfig } from './ipmi.js';
 import { LogConfig } from './log.js';
 import { RedfishConfig } from './redfish.js';
@@ -18,6 +19,7 @@ export const IngotConfig = Type.Object({
   log: LogConfig,
   redfish: RedfishConfig,
   ipmi: IpmiConfig,
+  inspector: InspectorConfigSchema,
 });
 export type IngotConfig = Static<typeof IngotConfig>;
 

@@ -16,7 +16,7 @@ export const HARDWARE_TYPES: Readonly<Record<string, HardwareType>> = {
     console: ['fake', 'no-console'],
     deploy: ['fake'],
     firmware: ['fake', 'no-firmware'],
-    inspect: ['fake', 'no-inspect'],
+    inspect: ['fake', 'no-inspect', 'agent'],
     management: ['fake'],
     network: ['noop', 'fake'],
     power: ['fake'],

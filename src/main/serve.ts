@@ -24,7 +24,7 @@ export async function startServer(config: IngotConfig, logger: Logger): Promise<
     poolSize: config.database.pool_size,
     logger,
   });
-  const conductor = createConductor({ store, config: config.conductor, logger, drivers: { redfish: config.redfish, ipmi: config.ipmi } });
+  const conductor = createConductor({ store, config: config.conductor, logger, inspector: config.inspector, drivers: { redfish: config.redfish, ipmi: config.ipmi } });
   try {
     await conductor.start();
   } catch (err) {

@@ -27,6 +27,7 @@ export async function verify(task: Task, signal: AbortSignal): Promise<void> {
 export async function inspect(task: Task, signal: AbortSignal): Promise<void> {
   task.set({ inspection_started_at: isoTime(task.ctx.clock.now()), inspection_finished_at: null });
   await task.save();
+  if (task.driver.inspect.bootsRamdisk) await bootRamdisk(task, signal);
   const result = await task.driver.inspect.inspectHardware(task.driverTask(signal));
   if (result === 'wait') {
     await task.process('wait');
@@ -36,6 +37,16 @@ export async function inspect(task: Task, signal: AbortSignal): Promise<void> {
   if (ports) await task.record('inspection', ports, 'INFO', null);
   task.set({ inspection_finished_at: isoTime(task.ctx.clock.now()) });
   await task.process('done', { lastError: null });
+}
+
+/** Makes the machine network-boot the ramdisk once: boot device pxe (one time), then reboot or power on. */
+async function bootRamdisk(task: Task, signal: AbortSignal): Promise<void> {
+  const dt = task.driverTask(signal);
+  const timeout = task.ctx.config.power_state_change_timeout_s;
+  await task.driver.management.setBootDevice(dt, 'pxe', false);
+  if ((await task.driver.power.getPowerState(dt)) === 'power on') await task.driver.power.reboot(dt, false, timeout);
+  else await task.driver.power.setPowerState(dt, 'power on', timeout);
+  await task.setPower('power on');
 }
 
 async function powerOff(task: Task, signal: AbortSignal): Promise<void> {

@@ -1,0 +1,323 @@
+/**
+ * Inspection rules: Ironic's `/v1/inspection_rules` format (API 1.96).
+ *
+ * ```yaml
+ * - description: Configure iDRAC for Dell servers
+ *   priority: 100
+ *   conditions:
+ *     - op: contains
+ *       args: {value: "{inventory[system_vendor][manufacturer]}", regex: "(?i)dell"}
+ *   actions:
+ *     - op: set-attribute
+ *       args: {path: /driver_info/redfish_address, value: "https://{inventory[bmc_address]}"}
+ * ```
+ *
+ * Each condition and action is `{op, args, loop?}` (conditions also `multiple?`); `args` is a dict of
+ * named arguments or (deprecated upstream) a list of them in signature order; `!op` negates a condition.
+ * The validation here is what rule creation runs; problems name the rule field at fault.
+ */
+import { Type, type Static } from 'typebox';
+import { fail } from '../../shared/errors.js';
+import { schemaProblems } from './schema-errors.js';
+import { hasReplacementField } from './py-format.js';
+import { compilePyRegex } from './py-regex.js';
+import { parseNetwork } from './ip-net.js';
+import { isPlainObject } from './py-values.js';
+import { NODE_FIELDS, PORT_FIELDS } from './record-fields.js';
+
+/** An operation's arguments: required names (in positional order), optional names with defaults. */
+export interface OpSignature {
+  required: readonly string[];
+  optional: Readonly<Record<string, unknown>>;
+  /** Arguments formatted with the templating variables (outside a loop; inside one, all are). */
+  formatted: readonly string[];
+}
+
+/** Condition operators (without the `!` negation prefix) and their arguments. */
+export const CONDITION_OPS = {
+  eq: { required: ['values'], optional: { force_strings: false }, formatted: ['values'] },
+  lt: { required: ['values'], optional: { force_strings: false }, formatted: ['values'] },
+  gt: { required: ['values'], optional: { force_strings: false }, formatted: ['values'] },
+  'is-empty': { required: ['value'], optional: {}, formatted: ['value'] },
+  'in-net': { required: ['address', 'subnet'], optional: {}, formatted: ['address', 'subnet'] },
+  matches: { required: ['value', 'regex'], optional: {}, formatted: ['value'] },
+  contains: { required: ['value', 'regex'], optional: {}, formatted: ['value'] },
+  'one-of': { required: ['value'], optional: { values: [] }, formatted: ['value'] },
+  'is-none': { required: ['value'], optional: {}, formatted: ['value'] },
+  'is-true': { required: ['value'], optional: {}, formatted: ['value'] },
+  'is-false': { required: ['value'], optional: {}, formatted: ['value'] },
+} as const satisfies Record<string, OpSignature>;
+export type ConditionOp = keyof typeof CONDITION_OPS;
+
+/** Actions and their arguments. */
+export const ACTION_OPS = {
+  fail: { required: ['msg'], optional: {}, formatted: ['msg'] },
+  log: { required: ['msg'], optional: { level: 'info' }, formatted: ['msg'] },
+  'set-attribute': { required: ['path', 'value'], optional: {}, formatted: ['value'] },
+  'extend-attribute': { required: ['path', 'value'], optional: { unique: false }, formatted: ['value'] },
+  'del-attribute': { required: ['path'], optional: {}, formatted: [] },
+  'set-capability': { required: ['name', 'value'], optional: {}, formatted: ['value'] },
+  'unset-capability': { required: ['name'], optional: {}, formatted: [] },
+  'add-trait': { required: ['name'], optional: {}, formatted: [] },
+  'remove-trait': { required: ['name'], optional: {}, formatted: [] },
+  'set-plugin-data': { required: ['path', 'value'], optional: {}, formatted: ['value'] },
+  'extend-plugin-data': { required: ['path', 'value'], optional: { unique: false }, formatted: ['value'] },
+  'unset-plugin-data': { required: ['path'], optional: {}, formatted: [] },
+  'set-port-attribute': { required: ['port_id', 'path', 'value'], optional: {}, formatted: ['value'] },
+  'extend-port-attribute': { required: ['port_id', 'path', 'value'], optional: { unique: false }, formatted: ['value'] },
+  'del-port-attribute': { required: ['port_id', 'path'], optional: {}, formatted: [] },
+  'api-call': {
+    required: ['url'],
+    optional: { headers: null, proxies: null, timeout: 5, retries: 3, backoff_factor: 0.3 },
+    formatted: ['url'],
+  },
+} as const satisfies Record<string, OpSignature>;
+export type ActionOp = keyof typeof ACTION_OPS;
+
+/** Log levels the `log` action accepts. */
+export const LOG_LEVELS = ['debug', 'info', 'warning', 'error', 'critical'] as const;
+
+/** The only inspection phase Ironic defines. */
+export const INSPECTION_PHASES = ['main'] as const;
+
+const Args = Type.Union([Type.Array(Type.Unknown()), Type.Record(Type.String(), Type.Unknown())], {
+  description: 'Arguments: a dict of named arguments, or a list in signature order.',
+});
+const Loop = Type.Union([Type.Array(Type.Unknown()), Type.Record(Type.String(), Type.Unknown())], {
+  description: 'Items to repeat the operation for; each is available as {item}.',
+});
+
+/** The wire form of an inspection rule (`POST /v1/inspection_rules` body, or a built-in rules file entry). */
+export const InspectionRuleSchema = Type.Object(
+  {
+    uuid: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    description: Type.Optional(Type.Union([Type.String({ maxLength: 255 }), Type.Null()])),
+    priority: Type.Optional(Type.Integer({ description: 'Higher runs first; 0-9999 for user rules.' })),
+    sensitive: Type.Optional(Type.Union([Type.Boolean(), Type.Null()], { description: 'Mask the rule in logs and API output.' })),
+    phase: Type.Optional(Type.Union([Type.String({ maxLength: 16 }), Type.Null()])),
+    conditions: Type.Optional(
+      Type.Union([
+        Type.Array(
+          Type.Object(
+            {
+              op: Type.String(),
+              args: Args,
+              multiple: Type.Optional(Type.Union([Type.Literal('any'), Type.Literal('all'), Type.Literal('first'), Type.Literal('last')])),
+              loop: Type.Optional(Loop),
+            },
+            { additionalProperties: true },
+          ),
+        ),
+        Type.Null(),
+      ]),
+    ),
+    actions: Type.Array(Type.Object({ op: Type.String(), args: Args, loop: Type.Optional(Loop) }, { additionalProperties: true }), {
+      minItems: 1,
+    }),
+  },
+  { additionalProperties: false },
+);
+export type InspectionRuleInput = Static<typeof InspectionRuleSchema>;
+
+/** A validated condition. */
+export interface InspectionCondition {
+  /** The operator as written (`!eq`). */
+  rawOp: string;
+  op: ConditionOp;
+  invert: boolean;
+  /** Named arguments (a list was mapped onto the signature). */
+  args: Record<string, unknown>;
+  loop: unknown[] | Record<string, unknown> | null;
+  multiple: 'any' | 'all' | 'first' | 'last';
+}
+
+/** A validated action. */
+export interface InspectionAction {
+  op: ActionOp;
+  args: Record<string, unknown>;
+  loop: unknown[] | Record<string, unknown> | null;
+}
+
+/** A validated inspection rule with defaults filled in. */
+export interface InspectionRule {
+  uuid: string | null;
+  description: string | null;
+  priority: number;
+  sensitive: boolean;
+  phase: 'main';
+  conditions: InspectionCondition[];
+  actions: InspectionAction[];
+}
+
+/** `builtIn`: a rule from the built-in rules file (any priority, any uuid string). */
+export interface InspectionRuleCheckOptions {
+  builtIn?: boolean;
+}
+
+const UUID_RE = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
+
+/** Splits a negated operator: `"!eq"` / `"! eq"` -> `{op: 'eq', invert: true}`; more than one `!` is refused. */
+export function parseInvertedOp(raw: string): { op: string; invert: boolean } | { error: string } {
+  const op = raw.trim();
+  if ((op.match(/!/g) ?? []).length > 1) {
+    return { error: 'more than one "!" is not allowed; prefix a single "!" to negate, e.g. "!eq"' };
+  }
+  return { op: op.replace(/^!/, '').trim(), invert: op.startsWith('!') };
+}
+
+/** Maps list-form arguments onto the signature; reports missing and unexpected arguments. */
+export function normalizeArgs(args: unknown, sig: OpSignature): { args: Record<string, unknown>; problems: string[] } {
+  const problems: string[] = [];
+  let named: Record<string, unknown>;
+  if (Array.isArray(args)) {
+    const names = [...sig.required, ...Object.keys(sig.optional)];
+    if (args.length < sig.required.length) {
+      problems.push(`not enough arguments; missing: ${sig.required.slice(args.length).join(', ')}`);
+    }
+    if (args.length > names.length) problems.push(`too many arguments: ${args.length} given, at most ${names.length} accepted`);
+    named = Object.fromEntries(args.slice(0, names.length).map((v, i) => [names[i]!, v]));
+  } else if (isPlainObject(args)) {
+    named = { ...args };
+  } else {
+    return { args: {}, problems: ['args must be either a list or a dictionary'] };
+  }
+  const missing = sig.required.filter((k) => !Object.hasOwn(named, k));
+  const unexpected = Object.keys(named).filter((k) => !sig.required.includes(k) && !Object.hasOwn(sig.optional, k));
+  if (missing.length > 0 && !Array.isArray(args)) problems.push(`missing required argument(s): ${missing.join(', ')}`);
+  if (unexpected.length > 0) problems.push(`unexpected argument(s): ${unexpected.join(', ')}`);
+  return { args: named, problems };
+}
+
+/** Checks an inspection rule; returns it normalized, or the problems (each naming the field). Never throws. */
+export function checkInspectionRule(
+  input: unknown,
+  options: InspectionRuleCheckOptions = {},
+): { rule: InspectionRule; problems: [] } | { rule: null; problems: string[] } {
+  const problems: string[] = schemaProblems(InspectionRuleSchema, input);
+  if (problems.length > 0) return { rule: null, problems };
+  const raw = input as InspectionRuleInput;
+
+  if (raw.uuid && !options.builtIn && !UUID_RE.test(raw.uuid)) problems.push(`uuid: "${raw.uuid}" is not a UUID`);
+  const priority = raw.priority ?? 0;
+  if (!options.builtIn && (priority < 0 || priority > 9999)) problems.push(`priority: must be between 0 and 9999 for user-defined rules (got ${priority})`);
+  const phase = raw.phase ?? 'main';
+  if (!(INSPECTION_PHASES as readonly string[]).includes(phase)) {
+    problems.push(`phase: invalid phase "${phase}"; valid phases are: ${INSPECTION_PHASES.join(', ')}`);
+  }
+
+  const conditions: InspectionCondition[] = [];
+  (raw.conditions ?? []).forEach((c, i) => {
+    const at = `conditions[${i}]`;
+    const parsed = parseInvertedOp(c.op);
+    if ('error' in parsed) {
+      problems.push(`${at}.op: ${parsed.error}`);
+      return;
+    }
+    if (!Object.hasOwn(CONDITION_OPS, parsed.op)) {
+      problems.push(`${at}.op: unknown operator "${c.op}"; supported: ${Object.keys(CONDITION_OPS).join(', ')} (prefix "!" to negate)`);
+      return;
+    }
+    const op = parsed.op as ConditionOp;
+    const norm = normalizeArgs(c.args, CONDITION_OPS[op]);
+    problems.push(...norm.problems.map((p) => `${at}.args: ${p} (operator ${op})`));
+    const looped = hasLoop(c.loop);
+    problems.push(...conditionArgProblems(op, norm.args, looped).map((p) => `${at}.args.${p}`));
+    conditions.push({ rawOp: c.op, op, invert: parsed.invert, args: norm.args, loop: c.loop ?? null, multiple: c.multiple ?? 'any' });
+  });
+
+  const actions: InspectionAction[] = [];
+  raw.actions.forEach((a, i) => {
+    const at = `actions[${i}]`;
+    if (a.op === 'api-call') {
+      problems.push(`${at}.op: Ingot does not run "api-call" actions (inspection rules make no HTTP calls); use a log action or an external hook instead`);
+      return;
+    }
+    if (!Object.hasOwn(ACTION_OPS, a.op)) {
+      problems.push(`${at}.op: unknown action "${a.op}"; supported: ${Object.keys(ACTION_OPS).filter((o) => o !== 'api-call').join(', ')}`);
+      return;
+    }
+    const op = a.op as ActionOp;
+    const norm = normalizeArgs(a.args, ACTION_OPS[op]);
+    problems.push(...norm.problems.map((p) => `${at}.args: ${p} (action ${op})`));
+    problems.push(...actionArgProblems(op, norm.args, hasLoop(a.loop)).map((p) => `${at}.args.${p}`));
+    actions.push({ op, args: norm.args, loop: a.loop ?? null });
+  });
+
+  if (problems.length > 0) return { rule: null, problems };
+  return {
+    rule: {
+      uuid: raw.uuid ?? null,
+      description: raw.description ?? null,
+      priority,
+      sensitive: raw.sensitive ?? false,
+      phase: 'main',
+      conditions,
+      actions,
+    },
+    problems: [],
+  };
+}
+
+/** Validates an inspection rule for creation; throws InvalidParameterValue listing every problem. */
+export function validateInspectionRule(input: unknown, options: InspectionRuleCheckOptions = {}): InspectionRule {
+  const checked = checkInspectionRule(input, options);
+  if (checked.rule) return checked.rule;
+  throw fail('InvalidParameterValue', `Invalid inspection rule: ${checked.problems.join('; ')}`);
+}
+
+function hasLoop(loop: unknown): boolean {
+  return Array.isArray(loop) ? loop.length > 0 : isPlainObject(loop) && Object.keys(loop).length > 0;
+}
+
+/** A value that is only known once templated (a string with a replacement field, or anything in a loop). */
+function literal(value: unknown, looped: boolean): value is string {
+  return typeof value === 'string' && !looped && !hasReplacementField(value);
+}
+
+function conditionArgProblems(op: ConditionOp, args: Record<string, unknown>, looped: boolean): string[] {
+  const out: string[] = [];
+  if ((op === 'eq' || op === 'lt' || op === 'gt') && 'values' in args && !Array.isArray(args.values) && !looped) {
+    out.push(`values: must be a list of values to compare (operator ${op})`);
+  }
+  if (op === 'one-of' && 'values' in args && !Array.isArray(args.values) && !looped) out.push('values: must be a list (operator one-of)');
+  if ((op === 'matches' || op === 'contains') && 'regex' in args) {
+    if (typeof args.regex !== 'string') out.push(`regex: must be a string (operator ${op})`);
+    else if (!looped) {
+      const re = compilePyRegex(args.regex);
+      if (!re.ok) out.push(`regex: invalid regular expression "${args.regex}": ${re.error}`);
+    }
+  }
+  if (op === 'in-net' && literal(args.subnet, looped)) {
+    try {
+      parseNetwork(args.subnet);
+    } catch (err) {
+      out.push(`subnet: invalid network: ${(err as Error).message}`);
+    }
+  }
+  return out;
+}
+
+function actionArgProblems(op: ActionOp, args: Record<string, unknown>, looped: boolean): string[] {
+  const out: string[] = [];
+  if (op === 'log' && 'level' in args && literal(args.level, looped) && !(LOG_LEVELS as readonly string[]).includes(args.level.toLowerCase())) {
+    out.push(`level: invalid log level "${args.level}"; choose from ${LOG_LEVELS.join(', ')}`);
+  }
+  for (const key of ['path', 'name', 'port_id'] as const) {
+    if (key in args && typeof args[key] !== 'string') out.push(`${key}: must be a string`);
+  }
+  if ('path' in args && literal(args.path, looped)) {
+    const parts = attributePath(args.path);
+    const fields = op.endsWith('-port-attribute') ? PORT_FIELDS : op.endsWith('-attribute') ? NODE_FIELDS : null;
+    if (parts.length === 0 || parts.some((p) => p === '')) out.push(`path: "${args.path}" is not a valid attribute path`);
+    else if (fields && !fields.has(parts[0]!)) {
+      out.push(`path: "${parts[0]}" is not a ${op.endsWith('-port-attribute') ? 'port' : 'node'} field`);
+    }
+  }
+  return out;
+}
+
+/** Splits an attribute path: slash notation (`/driver_info/ipmi_address`) or dot notation (`driver_info.ipmi_address`). */
+export function attributePath(path: string): string[] {
+  if (path.includes('/')) return path.replace(/^\/+|\/+$/g, '').split('/');
+  return path.split('.');
+}

@@ -1,0 +1,122 @@
+/**
+ * Python value semantics the rules DSLs depend on. Rules written for ironic-inspector and Ironic compare
+ * and stringify JSON values the way Python does (`str(None)` is `'None'`, `'8' != 8`, lists compare
+ * element-wise), so a rule must give the same answer here as it did there.
+ */
+
+/** A JSON object, as rules see inspection data, nodes and ports. */
+export type PlainObject = Record<string, unknown>;
+
+/** True for a plain JSON object (not null, not an array). */
+export function isPlainObject(value: unknown): value is PlainObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A deep copy of JSON-like data (rules never mutate their inputs). */
+export function deepClone<T>(value: T): T {
+  return structuredClone(value);
+}
+
+/** Python's `repr()` of a JSON value: `'a'`, `None`, `True`, `[1, 'b']`, `{'k': 'v'}`. */
+export function pyRepr(value: unknown): string {
+  if (typeof value === 'string') return reprString(value);
+  if (Array.isArray(value)) return `[${value.map(pyRepr).join(', ')}]`;
+  if (isPlainObject(value)) {
+    return `{${Object.entries(value).map(([k, v]) => `${reprString(k)}: ${pyRepr(v)}`).join(', ')}}`;
+  }
+  return pyStr(value);
+}
+
+/** Python's `str()` of a JSON value: strings as they are, everything else as {@link pyRepr}. */
+export function pyStr(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === null || value === undefined) return 'None';
+  if (value === true) return 'True';
+  if (value === false) return 'False';
+  if (typeof value === 'number') {
+    if (Number.isNaN(value)) return 'nan';
+    if (!Number.isFinite(value)) return value > 0 ? 'inf' : '-inf';
+    return String(value);
+  }
+  if (Array.isArray(value) || isPlainObject(value)) return pyRepr(value);
+  return String(value);
+}
+
+function reprString(s: string): string {
+  const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
+  let out = '';
+  for (const ch of s) {
+    if (ch === '\\') out += '\\\\';
+    else if (ch === quote) out += `\\${quote}`;
+    else if (ch === '\n') out += '\\n';
+    else if (ch === '\r') out += '\\r';
+    else if (ch === '\t') out += '\\t';
+    else out += ch;
+  }
+  return `${quote}${out}${quote}`;
+}
+
+/** Python `==` on JSON values: no coercion between strings and numbers; containers compare deeply. */
+export function pyEquals(a: unknown, b: unknown): boolean {
+  if (a === undefined) a = null;
+  if (b === undefined) b = null;
+  // NOTE: Python's bool is an int (True == 1); JSON data rarely relies on it, but keep the semantics.
+  if (typeof a === 'boolean' && typeof b === 'number') return Number(a) === b;
+  if (typeof b === 'boolean' && typeof a === 'number') return Number(b) === a;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    return a.every((v, i) => pyEquals(v, b[i]));
+  }
+  if (isPlainObject(a) || isPlainObject(b)) {
+    if (!isPlainObject(a) || !isPlainObject(b)) return false;
+    const ka = Object.keys(a);
+    if (ka.length !== Object.keys(b).length) return false;
+    return ka.every((k) => Object.hasOwn(b, k) && pyEquals(a[k], b[k]));
+  }
+  return a === b;
+}
+
+/**
+ * Python ordering (`<`) on JSON values: numbers with numbers, strings with strings (by code point),
+ * lists element-wise. Anything else is a TypeError in Python; here it throws with a message saying so.
+ * Returns negative, zero or positive.
+ */
+export function pyCompare(a: unknown, b: unknown): number {
+  const na = typeof a === 'boolean' ? Number(a) : a;
+  const nb = typeof b === 'boolean' ? Number(b) : b;
+  if (typeof na === 'number' && typeof nb === 'number') return na < nb ? -1 : na > nb ? 1 : 0;
+  if (typeof na === 'string' && typeof nb === 'string') {
+    const ca = [...na];
+    const cb = [...nb];
+    for (let i = 0; i < Math.min(ca.length, cb.length); i++) {
+      const d = ca[i]!.codePointAt(0)! - cb[i]!.codePointAt(0)!;
+      if (d !== 0) return d;
+    }
+    return ca.length - cb.length;
+  }
+  if (Array.isArray(na) && Array.isArray(nb)) {
+    for (let i = 0; i < Math.min(na.length, nb.length); i++) {
+      if (!pyEquals(na[i], nb[i])) return pyCompare(na[i], nb[i]);
+    }
+    return na.length - nb.length;
+  }
+  throw new TypeError(`cannot order ${pyTypeName(a)} and ${pyTypeName(b)} (${pyRepr(a)} vs ${pyRepr(b)})`);
+}
+
+/** Python's name for the type of a JSON value, for messages. */
+export function pyTypeName(value: unknown): string {
+  if (value === null || value === undefined) return 'NoneType';
+  if (typeof value === 'boolean') return 'bool';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'int' : 'float';
+  if (typeof value === 'string') return 'str';
+  if (Array.isArray(value)) return 'list';
+  return 'dict';
+}
+
+/** Python truthiness is not needed by the DSLs; `x in list` is: membership by {@link pyEquals}. */
+export function pyIn(value: unknown, list: unknown): boolean {
+  if (Array.isArray(list)) return list.some((v) => pyEquals(v, value));
+  if (typeof list === 'string') return typeof value === 'string' && list.includes(value);
+  if (isPlainObject(list)) return typeof value === 'string' && Object.hasOwn(list, value);
+  throw new TypeError(`argument of type '${pyTypeName(list)}' is not iterable`);
+}
