@@ -60,7 +60,17 @@ describe('postInspection', () => {
     expect(retries[0]).toMatch(/^HTTP 503/);
   });
 
-  it('does not retry a 4xx answer', async () => {
+  it('retries 409 (the node is locked while the conductor readies it)', async () => {
+    const { url, seen } = await callbackServer([
+      { status: 409, body: '{"error_message":"Node is locked"}' },
+      { status: 202, body: '{"uuid":"u"}' },
+    ]);
+    const answer = await postInspection(url, {}, { totalTimeoutMs: 5000, ...fast });
+    expect(answer).toMatchObject({ status: 202, attempts: 2 });
+    expect(seen).toHaveLength(2);
+  });
+
+  it('does not retry another 4xx answer', async () => {
     const { url, seen } = await callbackServer([{ status: 400, body: '{"error":"bad inventory"}' }]);
     const err = await postInspection(url, {}, { totalTimeoutMs: 10_000, ...fast }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(IngotError);

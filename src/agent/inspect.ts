@@ -1,8 +1,9 @@
 /**
  * Posts the inspection payload to the callback URL (`POST /v1/continue_inspection` of Ironic, or
  * `/v1/continue` of the legacy inspector), retrying with exponential backoff on connection errors and
- * 5xx answers until a total time runs out; a 4xx answer is final (the data will not become valid by
- * resending it).
+ * 5xx answers until a total time runs out. 409 (the node is locked: the conductor is still moving it to
+ * `inspect wait`, which a fast boot can outrun) is retried too; any other 4xx answer is final (the data
+ * will not become valid by resending it).
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -89,7 +90,7 @@ export async function postInspection(callbackUrl: string, payload: unknown, opti
       const answer = await once(url, body, Math.max(1, Math.min(options.requestTimeoutMs ?? 60_000, left)), options.insecure ?? false, options.signal);
       if (answer.status < 400) return { status: answer.status, body: parseBody(answer.text), attempts: attempt };
       const detail = answer.text.slice(0, 500);
-      if (answer.status < 500) {
+      if (answer.status < 500 && answer.status !== 409) {
         throw fail('DriverOperationError', `Inspection callback ${callbackUrl} refused the data: HTTP ${answer.status} ${detail}`);
       }
       reason = `HTTP ${answer.status} ${detail}`;

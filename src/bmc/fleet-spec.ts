@@ -13,6 +13,8 @@ const Faults = Type.Object(
     error_rate: Type.Optional(Type.Number({ minimum: 0, maximum: 1, description: 'Share of Redfish requests answered 500.' })),
     hang_power: Type.Optional(Type.Boolean({ description: 'Power actions are accepted and never happen.' })),
     reject_credentials: Type.Optional(Type.Boolean({ description: 'Every login fails.' })),
+    agent_error: Type.Optional(Type.Union([Type.String({ minLength: 1 }), Type.Null()], { description: 'Simulated: the agent reports this ramdisk error.' })),
+    agent_missing: Type.Optional(Type.Boolean({ description: 'Simulated: a network boot starts no agent.' })),
   },
   { additionalProperties: false },
 );

@@ -7,6 +7,7 @@ import { mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../shared/logger.js';
 import type { MachineSpec } from './fleet-spec.js';
+import { attachSimulatedAgents } from './agent-boot.js';
 import type { InventoryEntry } from './inventory.js';
 import { startIpmiServer } from './ipmi/server.js';
 import type { Machine } from './machine.js';
@@ -30,6 +31,8 @@ export interface FleetOptions {
   diskDir: string;
   /** Serve Redfish over HTTPS with a self-signed certificate. */
   tls?: boolean;
+  /** Ingot's API: simulated machines that boot from the network run the agent against it. */
+  ingotUrl?: string;
   logger?: Logger;
 }
 
@@ -115,6 +118,15 @@ export async function startFleet(opts: FleetOptions): Promise<Fleet> {
       macs: m.profile.nics.map((n) => n.mac),
       disk: disks[i] as string,
     }));
+    if (opts.ingotUrl) {
+      const agents = new AbortController();
+      const ipmiHost = new Map(inventory.map((e) => [e.name, e.ipmi_address]));
+      const detach = attachSimulatedAgents(machines, { ingotUrl: opts.ingotUrl, bmcAddressOf: (m) => ipmiHost.get(m.name) ?? null, logger: opts.logger, signal: agents.signal });
+      closers.push(async () => {
+        detach();
+        agents.abort();
+      });
+    }
     return { machines, inventory, redfishUrl: redfish.url, certificate: redfish.certificate, close };
   } catch (err) {
     await close();

@@ -39,9 +39,15 @@ export interface MachineFaults {
   hang_power: boolean;
   /** The BMC rejects every login, also with the right credentials. */
   reject_credentials: boolean;
+  /** Simulated machines: the agent booted from the network reports this ramdisk error instead of its inventory. */
+  agent_error: string | null;
+  /** Simulated machines: a network boot starts no agent (the machine never calls back). */
+  agent_missing: boolean;
 }
 
-export const NO_FAULTS: Readonly<MachineFaults> = Object.freeze({ latency_ms: 0, drop_rate: 0, error_rate: 0, hang_power: false, reject_credentials: false });
+export const NO_FAULTS: Readonly<MachineFaults> = Object.freeze({
+  latency_ms: 0, drop_rate: 0, error_rate: 0, hang_power: false, reject_credentials: false, agent_error: null, agent_missing: false,
+});
 
 /** Emitted when a machine starts booting (power on, reset, cycle): which device it boots from. */
 export interface BootEvent {
@@ -53,6 +59,8 @@ export interface BootEvent {
 export interface Machine {
   /** Unique name in the fleet (e.g. `sim-0`); also the Redfish system id. */
   readonly name: string;
+  /** What carries out its actions: memory (`simulated`, whose agent is simulated too) or a QEMU VM. */
+  readonly backend: 'simulated' | 'qemu';
   readonly profile: HardwareProfile;
   /** BMC credentials of this machine. */
   readonly username: string;

@@ -23,6 +23,7 @@ export function simulatedMachine(spec: SimulatedMachineSpec): Machine {
 
   const machine: Machine = {
     name: spec.name,
+    backend: 'simulated',
     profile: spec.profile,
     username: spec.username,
     password: spec.password,

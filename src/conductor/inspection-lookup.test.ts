@@ -62,4 +62,23 @@ describe('finding the node of an inspection payload', () => {
       code: 'InspectionLookupAmbiguous',
     });
   });
+
+  it('lets MACs decide when a BMC address is shared by many nodes (a chassis manager, an emulator)', async () => {
+    const t = await startTestConductor();
+    open.push(t);
+    const mk = async (name: string, mac: string | null) => {
+      const node = await t.store.nodes.create({ driver: 'fake-hardware', name, provision_state: 'inspect wait', driver_info: { ipmi_address: '127.0.0.1', ipmi_port: 6230 } });
+      if (mac) await t.store.ports.create({ node_id: node.id, address: mac });
+      return node;
+    };
+    const x = await mk('x', '52:54:00:00:01:01');
+    await mk('y', '52:54:00:00:01:02');
+    await mk('z', null);
+    const ctx = t.conductor.context;
+    expect((await lookupInspectedNode(ctx, { macs: ['52:54:00:00:01:01'], bmcAddresses: ['127.0.0.1'] })).uuid).toBe(x.uuid);
+    await expect(lookupInspectedNode(ctx, { macs: ['52:54:00:00:09:09'], bmcAddresses: ['127.0.0.1'] })).rejects.toMatchObject({
+      code: 'InspectionLookupAmbiguous',
+      message: expect.stringContaining('belongs to 3 nodes being inspected'),
+    });
+  });
 });

@@ -59,44 +59,45 @@ export function meaningfulAddresses(addresses: readonly (string | null | undefin
 export async function lookupInspectedNode(ctx: ConductorContext, keys: LookupKeys): Promise<Node> {
   const macs = [...new Set(keys.macs.map((m) => m.toLowerCase()))];
   const bmc = new Set(meaningfulAddresses(keys.bmcAddresses));
-  const found = new Map<number, { node?: Node; by: string[] }>();
-  const note = (id: number, by: string, node?: Node) => {
-    const entry = found.get(id) ?? { by: [] };
-    entry.by.push(by);
-    if (node) entry.node = node;
-    found.set(id, entry);
-  };
-
+  const byMac = new Map<number, string[]>();
   for (const mac of macs) {
-    for (const port of await ctx.store.ports.list({ address: mac }, { limit: 10 })) note(port.node_id, `MAC ${mac}`);
+    for (const port of await ctx.store.ports.list({ address: mac }, { limit: 10 })) byMac.set(port.node_id, [...(byMac.get(port.node_id) ?? []), `MAC ${mac}`]);
   }
+  const byBmc = new Map<number, Node>();
   if (bmc.size > 0) {
     for await (const node of eachNode(ctx, { provision_states: [...INSPECTING] })) {
-      const hit = bmcHosts(node).find((h) => bmc.has(h));
-      if (hit) note(node.id, `BMC address ${hit}`, node);
+      if (bmcHosts(node).some((h) => bmc.has(h))) byBmc.set(node.id, node);
     }
   }
+  const tried = `MACs ${macs.length ? macs.join(', ') : '(none)'}; BMC addresses ${bmc.size ? [...bmc].join(', ') : '(none)'}`;
+
   if (keys.nodeUuid) {
     const named = await ctx.store.nodes.get(keys.nodeUuid);
-    if (found.size > 0 && !found.has(named.id)) {
-      throw fail('InspectionLookupAmbiguous', `The inspection data names node ${named.uuid}, but its ${describe(found)} belong to another node.`);
+    if (byMac.size > 0 && !byMac.has(named.id)) {
+      throw fail('InspectionLookupAmbiguous', `The inspection data names node ${named.uuid}, but its ${[...byMac.values()].flat().join(', ')} belong to another node.`);
     }
     return checkInspecting(named);
   }
-
-  const tried = `MACs ${macs.length ? macs.join(', ') : '(none)'}; BMC addresses ${bmc.size ? [...bmc].join(', ') : '(none)'}`;
-  if (found.size === 0) throw fail('InspectionLookupFailed', `No node being inspected matches the inspection data (${tried}).`);
-  const nodes: Node[] = [];
-  for (const [id, entry] of found) nodes.push(entry.node ?? (await ctx.store.nodes.getById(id)));
-  if (nodes.length > 1) {
-    const which = nodes.map((n) => `${n.uuid} (${(found.get(n.id)?.by ?? []).join(', ')})`).join('; ');
-    throw fail('InspectionLookupAmbiguous', `The inspection data matches ${nodes.length} nodes: ${which}. Fix the ports or BMC addresses so that one node matches.`);
+  // MACs name one machine; a BMC address may be shared (a chassis manager, an emulator) and only
+  // decides when no MAC is known, or contradicts the MACs when it points at exactly one other node.
+  if (byMac.size > 1) {
+    const which = await Promise.all([...byMac].map(async ([id, by]) => `${(await ctx.store.nodes.getById(id)).uuid} (${by.join(', ')})`));
+    throw fail('InspectionLookupAmbiguous', `The inspection data matches ${byMac.size} nodes: ${which.join('; ')}. Fix the ports so that one node matches.`);
   }
-  return checkInspecting(nodes[0] as Node);
-}
-
-function describe(found: Map<number, { by: string[] }>): string {
-  return [...found.values()].flatMap((e) => e.by).join(', ');
+  if (byMac.size === 1) {
+    const [id, by] = [...byMac][0] as [number, string[]];
+    const other = byBmc.size === 1 && !byBmc.has(id) ? ([...byBmc.values()][0] as Node) : null;
+    if (other) {
+      const node = await ctx.store.nodes.getById(id);
+      throw fail('InspectionLookupAmbiguous', `The inspection data matches 2 nodes: ${node.uuid} (${by.join(', ')}); ${other.uuid} (BMC address ${bmcHosts(other).find((h) => bmc.has(h))}). Fix the ports or BMC addresses so that one node matches.`);
+    }
+    return checkInspecting(byBmc.get(id) ?? (await ctx.store.nodes.getById(id)));
+  }
+  if (byBmc.size === 1) return checkInspecting([...byBmc.values()][0] as Node);
+  if (byBmc.size > 1) {
+    throw fail('InspectionLookupAmbiguous', `The BMC address of the inspection data belongs to ${byBmc.size} nodes being inspected (${[...byBmc.values()].map((n) => n.uuid).join(', ')}) and no MAC is known (${tried}). Create the node's ports first.`);
+  }
+  throw fail('InspectionLookupFailed', `No node being inspected matches the inspection data (${tried}).`);
 }
 
 function checkInspecting(node: Node): Node {

@@ -22,6 +22,7 @@ export interface BmcFlags {
   diskDir: string;
   inventory?: string;
   tls?: boolean;
+  ingotUrl?: string;
   logLevel: string;
 }
 
@@ -72,6 +73,7 @@ export async function bmcCommand(flags: BmcFlags): Promise<void> {
     password: flags.password,
     diskDir: path.resolve(flags.diskDir),
     tls: flags.tls === true,
+    ...(flags.ingotUrl ? { ingotUrl: flags.ingotUrl } : {}),
     logger,
   });
   for (const m of fleet.machines) {

@@ -69,6 +69,7 @@ export function buildProgram(): Command {
     .option('--disk-dir <dir>', 'directory of the machines\' disk files (sparse)', './ingot-bmc')
     .option('--inventory <file>', 'write the machines\' BMC addresses, credentials, MACs and disks as JSON')
     .option('--tls', 'serve Redfish over HTTPS with a self-signed certificate')
+    .option('--ingot-url <url>', 'Ingot API URL: simulated machines that boot from the network run the agent, which reports to it')
     .addOption(new Option('--log-level <level>', 'log level').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'))
     // Loaded on demand: `ingot serve` never evaluates the emulators.
     .action(async (flags: BmcFlags) => (await import('./bmc.js')).bmcCommand(flags));

@@ -26,7 +26,7 @@ export async function startBmc(machines: unknown[], args: string[] = []): Promis
   await writeFile(machinesFile, JSON.stringify(machines));
   const proc = spawn(
     process.execPath,
-    ['bin/ingot.js', 'bmc', '--machines', machinesFile, '--redfish-port', '0', '--ipmi-port-base', '0', '--inventory', inventoryFile, '--disk-dir', path.join(dir, 'disks'), '--log-level', 'warn', ...args],
+    ['bin/ingot.js', 'bmc', '--machines', machinesFile, '--redfish-port', '0', '--ipmi-port-base', '0', '--inventory', inventoryFile, '--disk-dir', path.join(dir, 'disks'), '--log-level', process.env.INGOT_TEST_BMC_LOG ?? 'warn', ...args],
     { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const out: string[] = [];

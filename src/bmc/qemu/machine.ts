@@ -145,6 +145,7 @@ export function qemuMachine(spec: QemuMachineSpec): QemuMachine {
   };
 
   const machine: QemuMachine = {
+    backend: 'qemu',
     name: resolved.name,
     profile,
     username: resolved.username,

@@ -1,0 +1,104 @@
+/**
+ * In-band inspection of an emulated fleet: 50 simulated machines behind `ingot bmc` (half enrolled with
+ * Redfish, half with IPMI) are inspected at once through the public API. Each network-boots, its
+ * simulated agent posts the machine's hardware profile to Ingot, and the node ends manageable with the
+ * profile's properties and its stored inventory — except one machine whose agent reports a ramdisk error
+ * and one that never calls back, which end in inspect failed with a last_error that says why.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { driverInfoFor } from '../../src/bmc/inventory.js';
+import { simulatedProfile } from '../../src/bmc/profiles.js';
+import { startBmc, type RunningBmc } from '../support/bmc.js';
+import { api, apiOk } from '../support/http.js';
+import { startServer, type RunningServer } from '../support/server.js';
+
+const COUNT = 50;
+const machines = Array.from({ length: COUNT }, (_, i) => {
+  const name = i === 0 ? 'broken-agent' : i === 1 ? 'silent' : `m-${i}`;
+  const faults = i === 0 ? { agent_error: 'mdadm: the RAID controller did not answer' } : i === 1 ? { agent_missing: true } : undefined;
+  return { name, backend: 'simulated', ...(faults ? { faults } : {}) };
+});
+
+type NodeView = { uuid: string; name: string; provision_state: string; reservation: string | null; last_error: string | null; properties: Record<string, unknown> };
+
+let ingot: RunningServer;
+let bmc: RunningBmc;
+
+beforeAll(async () => {
+  ingot = await startServer({
+    env: {
+      INGOT_CONDUCTOR_INSPECT_WAIT_TIMEOUT_S: '8',
+      INGOT_CONDUCTOR_CHECK_PROVISION_STATE_INTERVAL_S: '1',
+      INGOT_IPMI_MIN_COMMAND_INTERVAL_S: '0.02',
+      INGOT_IPMI_RETRANSMIT_INITIAL_S: '0.3',
+      INGOT_CONDUCTOR_SYNC_POWER_STATE_INTERVAL_S: '600',
+    },
+  });
+  bmc = await startBmc(machines, ['--ingot-url', ingot.url]);
+}, 60_000);
+
+afterAll(async () => {
+  await bmc?.stop();
+  await ingot?.dispose();
+});
+
+async function all<T>(items: readonly T[], fn: (item: T) => Promise<unknown>, width = 10): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: width }, async () => {
+    while (next < items.length) await fn(items[next++] as T);
+  }));
+}
+
+async function nodes(): Promise<NodeView[]> {
+  return (await apiOk<{ nodes: NodeView[] }>(ingot.url, 'GET', '/v1/nodes/detail?limit=1000')).nodes;
+}
+
+async function settle(done: (n: NodeView) => boolean, timeoutMs: number): Promise<NodeView[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const list = await nodes();
+    if (list.every((n) => n.reservation === null && done(n))) return list;
+    if (Date.now() > deadline) {
+      const stuck = list.filter((n) => !(n.reservation === null && done(n))).map((n) => `${n.name}: ${n.provision_state} ${n.last_error ?? ''}`);
+      throw new Error(`${stuck.length} node(s) did not settle in ${timeoutMs} ms:\n${stuck.slice(0, 10).join('\n')}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+describe('inspection of an emulated fleet through the public API', () => {
+  it('enrolls, manages and inspects 50 machines at once; failures say why', async () => {
+    await all(bmc.inventory, async (e) => {
+      const i = bmc.inventory.indexOf(e);
+      const driver = i % 2 === 0 ? 'redfish' : 'ipmi';
+      const node = await apiOk<NodeView>(ingot.url, 'POST', '/v1/nodes', { name: e.name, driver, inspect_interface: 'agent', driver_info: driverInfoFor(e, driver) });
+      await apiOk(ingot.url, 'POST', '/v1/ports', { node_uuid: node.uuid, address: e.macs[0], pxe_enabled: true });
+      await apiOk(ingot.url, 'PUT', `/v1/nodes/${node.uuid}/states/provision`, { target: 'manage' });
+    });
+    await settle((n) => n.provision_state === 'manageable', 60_000);
+
+    const started = Date.now();
+    await all(bmc.inventory, async (e) => {
+      const r = await api(ingot.url, 'PUT', `/v1/nodes/${e.name}/states/provision`, { target: 'inspect' });
+      expect(r.status).toBe(202);
+    });
+    const done = await settle((n) => n.provision_state === 'manageable' || n.provision_state === 'inspect failed', 90_000);
+    const seconds = (Date.now() - started) / 1000;
+    process.stdout.write(`fleet inspection: ${COUNT} machines inspected in ${seconds.toFixed(1)} s\n`);
+
+    const byName = new Map(done.map((n) => [n.name, n]));
+    expect(byName.get('broken-agent')).toMatchObject({ provision_state: 'inspect failed', last_error: expect.stringContaining('mdadm: the RAID controller did not answer') });
+    expect(byName.get('silent')).toMatchObject({ provision_state: 'inspect failed', last_error: expect.stringMatching(/[Tt]imeout/) });
+    const ok = done.filter((n) => n.name.startsWith('m-'));
+    expect(ok.every((n) => n.provision_state === 'manageable')).toBe(true);
+    for (const n of ok) {
+      const index = bmc.inventory.findIndex((e) => e.name === n.name);
+      const profile = simulatedProfile(index, n.name);
+      expect(n.properties).toMatchObject({ cpus: profile.cpu.count, memory_mb: profile.memory_mib, cpu_arch: 'x86_64' });
+      expect(String(n.properties.capabilities)).toContain(`boot_mode:${profile.boot_mode}`);
+    }
+    const sample = ok[7] as NodeView;
+    const inv = await apiOk<{ inventory: { interfaces: { mac_address: string }[] } }>(ingot.url, 'GET', `/v1/nodes/${sample.name}/inventory`);
+    expect(inv.inventory.interfaces.map((i) => i.mac_address)).toEqual(bmc.machine(sample.name).macs);
+  }, 240_000);
+});
