@@ -47,7 +47,9 @@ export async function spawnServer(args: string[], ready: RegExp, url: string, ti
   // `ingot` runs as an operator runs it (`npx ingot serve`): the script itself, through its shebang and
   // the V8 flags it carries; anything else runs under this Node.
   const [cmd, cmdArgs] = args[0] === 'bin/ingot.js' ? [path.join(repoRoot(), 'bin', 'ingot.js'), args.slice(1)] : [process.execPath, args];
-  const proc = spawn(cmd, cmdArgs, { cwd: repoRoot(), stdio: ['ignore', 'pipe', 'pipe'] });
+  // The inspector-compatible listener stays off unless asked for: benches must not collide on its port.
+  const env = { ...process.env, INGOT_API_INSPECTOR_PORT: process.env.INGOT_API_INSPECTOR_PORT ?? '0' };
+  const proc = spawn(cmd, cmdArgs, { cwd: repoRoot(), env, stdio: ['ignore', 'pipe', 'pipe'] });
   live.add(proc);
   let out = '';
   let err = '';

@@ -5,7 +5,8 @@
  * `ingot serve` calls `app.listen`.
  */
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import { baseApp, withMethodNotAllowed } from './http-base.js';
 import type { ApiDeps } from './context.js';
 import { errorBody, toApiError } from './errors.js';
 import { MAX_MINOR, MIN_MINOR, parseVersion, versionHeaders } from './microversion.js';
@@ -27,33 +28,14 @@ import { rootRoutes } from './routes/root.js';
 
 export type { ApiDeps } from './context.js';
 
-const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
-
 /** Version headers per minor version, built once. */
 const HEADERS: Record<string, string>[] = [];
 for (let m = 0; m <= MAX_MINOR; m++) HEADERS.push(versionHeaders(Math.max(m, MIN_MINOR)));
 
 /** Builds the API application (not listening). */
 export function buildApp(deps: ApiDeps): FastifyInstance {
-  const app = Fastify({
-    logger: false,
-    bodyLimit: deps.config.max_body_bytes,
-    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
-    return503OnClosing: true,
-  });
+  const app = baseApp(deps.config.max_body_bytes);
   app.decorateRequest('apiMinor', MIN_MINOR);
-
-  // Ironic reads the body as JSON whatever the Content-Type says (and when there is none).
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => {
-    const text = body as string;
-    if (text.trim() === '') return done(null, undefined);
-    try {
-      done(null, JSON.parse(text));
-    } catch (err) {
-      done(err as Error, undefined);
-    }
-  });
 
   app.addHook('onRequest', (req, reply, done) => {
     let minor = MIN_MINOR;
@@ -95,48 +77,32 @@ export function buildApp(deps: ApiDeps): FastifyInstance {
     void reply.code(404).type('application/json').send(errorBody(404, 'The resource could not be found.'));
   });
 
-  // Record each path's methods so that the others answer 405 instead of 404.
-  const methodsByUrl = new Map<string, Set<string>>();
-  let collecting = true;
-  app.addHook('onRoute', (route) => {
-    if (!collecting) return;
-    const set = methodsByUrl.get(route.url) ?? new Set<string>();
-    for (const m of [route.method].flat()) set.add(m);
-    methodsByUrl.set(route.url, set);
-  });
-
-  rootRoutes(app, deps);
-  nodeRoutes(app, deps);
-  nodeStateRoutes(app, deps);
-  nodeManagementRoutes(app, deps);
-  nodeOobManagementRoutes(app, deps);
-  nodeTraitRoutes(app, deps);
-  nodeHistoryRoutes(app, deps);
-  nodeInventoryRoutes(app, deps);
-  ramdiskRoutes(app, deps);
-  nodeMiscRoutes(app, deps);
-  portRoutes(app, deps);
-  portgroupRoutes(app, deps);
-  chassisRoutes(app, deps);
-  driverRoutes(app, deps);
-  conductorRoutes(app, deps);
-
-  collecting = false;
-  for (const [url, methods] of methodsByUrl) {
-    const allowed = METHODS.filter((m) => methods.has(m));
-    const missing = METHODS.filter((m) => !methods.has(m));
-    if (missing.length === 0) continue;
-    app.route({
-      method: [...missing],
-      url,
-      handler: (req, reply) => {
-        void reply
-          .code(405)
-          .header('allow', allowed.join(', '))
-          .type('application/json')
-          .send(errorBody(405, `The method ${req.method} is not allowed for this resource; allowed: ${allowed.join(', ')}.`));
-      },
-    });
-  }
+  withMethodNotAllowed(
+    app,
+    () => {
+      rootRoutes(app, deps);
+      nodeRoutes(app, deps);
+      nodeStateRoutes(app, deps);
+      nodeManagementRoutes(app, deps);
+      nodeOobManagementRoutes(app, deps);
+      nodeTraitRoutes(app, deps);
+      nodeHistoryRoutes(app, deps);
+      nodeInventoryRoutes(app, deps);
+      ramdiskRoutes(app, deps);
+      nodeMiscRoutes(app, deps);
+      portRoutes(app, deps);
+      portgroupRoutes(app, deps);
+      chassisRoutes(app, deps);
+      driverRoutes(app, deps);
+      conductorRoutes(app, deps);
+    },
+    (req, reply, allowed) => {
+      void reply
+        .code(405)
+        .header('allow', allowed.join(', '))
+        .type('application/json')
+        .send(errorBody(405, `The method ${req.method} is not allowed for this resource; allowed: ${allowed.join(', ')}.`));
+    },
+  );
   return app;
 }

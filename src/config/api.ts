@@ -4,6 +4,13 @@ import { Type, type Static } from 'typebox';
 export const ApiConfig = Type.Object({
   host: Type.String({ default: '0.0.0.0', description: 'Address the API listens on.' }),
   port: Type.Integer({ default: 6385, minimum: 0, maximum: 65535, description: 'TCP port of the API (Ironic’s is 6385).' }),
+  inspector_port: Type.Integer({
+    default: 5050,
+    minimum: 0,
+    maximum: 65535,
+    description:
+      'TCP port of the listener compatible with the legacy ironic-inspector API v1 (its port is 5050), on the same host as the API; 0 turns it off.',
+  }),
   public_url: Type.String({ default: '', description: 'Base URL used in links; empty means the URL the client used (Host header).' }),
   max_limit: Type.Integer({ default: 1000, minimum: 1, description: 'Largest page a collection returns (`limit`).' }),
   max_body_bytes: Type.Integer({ default: 1048576, minimum: 1024, description: 'Largest accepted request body in bytes.' }),

@@ -37,6 +37,7 @@ async function serveCommand(opts: ServeFlags): Promise<void> {
   const logger = createLogger(config.log.level);
   const server = await startServer(config, logger);
   process.stdout.write(`ingot: API listening on ${server.url}\n`);
+  if (server.inspectorUrl) process.stdout.write(`ingot: ironic-inspector compatible API listening on ${server.inspectorUrl}\n`);
   await untilSignal(logger, 'the server', () => server.close());
 }
 
@@ -49,7 +50,7 @@ export function buildProgram(): Command {
     .command('serve')
     .description('Run the API and the conductor in one process (SQLite in --data-dir unless --database-url is set)')
     .option('--host <address>', 'address to listen on (default 0.0.0.0; env INGOT_API_HOST)')
-    .option('--port <port>', 'TCP port (default 6385; env INGOT_API_PORT)')
+    .option('--port <port>', 'TCP port (default 6385; env INGOT_API_PORT); the ironic-inspector compatible API listens on INGOT_API_INSPECTOR_PORT (default 5050, 0 = off)')
     .option('--data-dir <dir>', 'directory of the SQLite database (default ./ingot-data; env INGOT_DATABASE_DATA_DIR)')
     .option('--database-url <url>', 'postgres://user:pass@host/db selects PostgreSQL (env INGOT_DATABASE_URL)')
     .option('--config <file>', 'JSON config file with groups api, conductor, database, log, redfish, ipmi, inspector (env INGOT_CONFIG)')

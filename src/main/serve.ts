@@ -3,14 +3,18 @@
  * Shutdown on SIGINT/SIGTERM: stop accepting requests, let running work finish (or abandon it safely,
  * leaving each node in a defined failure state), release every lock, close the database.
  */
+import type { FastifyInstance } from 'fastify';
 import type { IngotConfig } from '../config/index.js';
 import { buildApp } from '../api/app.js';
+import { buildInspectorApp } from '../api/inspector/app.js';
 import { createConductor } from '../conductor/conductor.js';
 import { openStore } from '../db/open-store.js';
 import type { Logger } from '../shared/logger.js';
 
 export interface RunningServer {
   url: string;
+  /** URL of the ironic-inspector compatible listener, when `api.inspector_port` is not 0. */
+  inspectorUrl?: string;
   /** Graceful stop; resolves when everything is closed. */
   close(): Promise<void>;
 }
@@ -39,19 +43,39 @@ export async function startServer(config: IngotConfig, logger: Logger): Promise<
     await store.close();
     throw err;
   }
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : config.api.port;
   const host = config.api.host.includes(':') ? `[${config.api.host}]` : config.api.host;
-  const url = `http://${host}:${port}`;
+  const url = `http://${host}:${boundPort(app.server.address(), config.api.port)}`;
+
+  // The legacy ironic-inspector API, on its own port of the same host.
+  let inspector: ReturnType<typeof buildInspectorApp> | undefined;
+  let inspectorUrl: string | undefined;
+  if (config.api.inspector_port !== 0) {
+    inspector = buildInspectorApp({ store, conductor: conductor.client, config: config.api, logger });
+    try {
+      await inspector.listen({ host: config.api.host, port: config.api.inspector_port });
+    } catch (err) {
+      await app.close();
+      await conductor.stop({ timeoutMs: 0 });
+      await store.close();
+      throw err;
+    }
+    inspectorUrl = `http://${host}:${boundPort(inspector.server.address(), config.api.inspector_port)}`;
+    logger.info({ url: inspectorUrl }, 'ironic-inspector compatible API listening');
+  }
 
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
       logger.info('shutting down: no new requests; waiting for running work');
-      await app.close();
+      await Promise.all([app.close(), inspector?.close()]);
       await conductor.stop({ timeoutMs: config.conductor.graceful_shutdown_timeout_s * 1000 });
       await store.close();
       logger.info('stopped');
     })());
-  return { url, close };
+  return { url, inspectorUrl, close };
+}
+
+/** The port a listening server bound (the configured one when the address is not a socket address). */
+function boundPort(address: ReturnType<FastifyInstance['server']['address']>, configured: number): number {
+  return typeof address === 'object' && address ? address.port : configured;
 }

@@ -80,7 +80,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const args = [BIN, 'serve', '--host', host, '--port', String(port), '--data-dir', dataDir];
     if (options.databaseUrl) args.push('--database-url', options.databaseUrl);
     args.push(...(options.args ?? []));
-    child = spawnChild(args, { ...process.env, ...options.env });
+    child = spawnChild(args, { ...process.env, INGOT_API_INSPECTOR_PORT: '0', ...options.env });
     await waitListening(child, options.startTimeoutMs ?? 20_000);
   };
 

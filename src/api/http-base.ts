@@ -1,0 +1,56 @@
+/**
+ * What Ingot's HTTP APIs (the Ironic API and the ironic-inspector compatible one) share: the fastify
+ * options, JSON bodies whatever the Content-Type says (as Ironic and the inspector read them), and 405
+ * with `Allow` for a known URL asked with another method.
+ */
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/** A fastify instance with the shared options and body parsing (not listening). */
+export function baseApp(bodyLimit: number): FastifyInstance {
+  const app = Fastify({
+    logger: false,
+    bodyLimit,
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+    return503OnClosing: true,
+  });
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => {
+    const text = body as string;
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch (err) {
+      done(err as Error, undefined);
+    }
+  });
+  return app;
+}
+
+/**
+ * Registers routes with `register`, then makes every other method of their URLs answer through
+ * `notAllowed` (405) instead of 404.
+ */
+export function withMethodNotAllowed(
+  app: FastifyInstance,
+  register: () => void,
+  notAllowed: (req: FastifyRequest, reply: FastifyReply, allowed: readonly string[]) => void,
+): void {
+  const methodsByUrl = new Map<string, Set<string>>();
+  let collecting = true;
+  app.addHook('onRoute', (route) => {
+    if (!collecting) return;
+    const set = methodsByUrl.get(route.url) ?? new Set<string>();
+    for (const m of [route.method].flat()) set.add(m);
+    methodsByUrl.set(route.url, set);
+  });
+  register();
+  collecting = false;
+  for (const [url, methods] of methodsByUrl) {
+    const allowed = METHODS.filter((m) => methods.has(m));
+    const missing = METHODS.filter((m) => !methods.has(m));
+    if (missing.length === 0) continue;
+    app.route({ method: [...missing], url, handler: (req, reply) => notAllowed(req, reply, allowed) });
+  }
+}
