@@ -63,7 +63,7 @@ export function buildApp(deps: ApiDeps): FastifyInstance {
   });
 
   app.setErrorHandler((err, req, reply) => {
-    const e = toApiError(err, deps.config.max_body_bytes);
+    const e = toApiError(err, req.routeOptions.bodyLimit ?? deps.config.max_body_bytes);
     if (e.internal) deps.logger.error({ err, method: req.method, url: req.url }, 'request failed');
     if (e.code) void reply.header('x-ingot-error-code', e.code);
     void reply
