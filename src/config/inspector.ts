@@ -5,6 +5,7 @@
  * start-up; the processing code itself reads the plain {@link InspectorConfig} object.
  */
 import { Type, type Static } from 'typebox';
+import { Value } from 'typebox/value';
 
 /** Ironic's `[inspector]default_hooks`: what even a minimal deployment runs. */
 export const IRONIC_DEFAULT_HOOKS = ['ramdisk-error', 'validate-interfaces', 'ports', 'architecture'] as const;
@@ -70,18 +71,7 @@ export const InspectorConfigSchema = Type.Object({
 /** Inspection processing options; see {@link InspectorConfigSchema} for each key. */
 export type InspectorConfig = Static<typeof InspectorConfigSchema>;
 
-/** The configuration with every default, as a fresh object. */
+/** The configuration with every default (the schema's), as a fresh object, with `overrides` over it. */
 export function defaultInspectorConfig(overrides: Partial<InspectorConfig> = {}): InspectorConfig {
-  return {
-    hooks: [...INGOT_DEFAULT_HOOKS],
-    add_ports: 'pxe',
-    keep_ports: 'all',
-    update_pxe_enabled: true,
-    disk_partitioning_spacing: true,
-    cpu_capabilities: { ...DEFAULT_CPU_CAPABILITIES },
-    pci_aliases: [],
-    extra_hardware_strict: false,
-    physical_network_cidr_map: [],
-    ...overrides,
-  };
+  return structuredClone(Value.Default(InspectorConfigSchema, structuredClone(overrides))) as InspectorConfig;
 }

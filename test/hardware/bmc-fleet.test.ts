@@ -197,7 +197,7 @@ describe('BMC faults end with a clear last_error and no lock', () => {
   it('a 5xx storm: the retries show in the log and the last_error says they were given up', async () => {
     const n = await failsToManage('rf-storm', 'redfish', driverInfoFor(bmc.machine('rf-storm'), 'redfish'));
     expect(n.last_error).toMatch(/answered 500 .*gave up after 3 attempts/);
-    expect(ingot.output()).toMatch(/rf-storm.*failed \(attempt 1: HTTP 500\); retrying in \d+ ms|failed \(attempt 1: HTTP 500\); retrying in \d+ ms/);
+    expect(ingot.output()).toMatch(/failed \(attempt 1: HTTP 500\); retrying in \d+ ms/);
   }, 120_000);
 
   it('a power transition that hangs fails after the power timeout, leaving the node unlocked', async () => {

@@ -1,7 +1,7 @@
 /** Errors of the IPMI client, with the names IPMI v2.0 gives completion and RMCP+ status codes (from the codec). */
 import type { ErrorCode } from '../../shared/errors.js';
-import { completionText } from '../../protocol/ipmi/commands.js';
-import { rakpStatusText } from '../../protocol/ipmi/rakp.js';
+import { knownCompletionText } from '../../protocol/ipmi/commands.js';
+import { knownRakpStatusText } from '../../protocol/ipmi/rakp.js';
 import { IngotError } from '../../shared/errors.js';
 
 /** What went wrong talking to a BMC. */
@@ -46,15 +46,13 @@ function hex(n: number): string {
 
 /** `0xC1 (invalid command)`. */
 export function completionCodeName(code: number): string {
-  const text = completionText(code);
-  const name = !text.startsWith('completion code') ? text : code >= 0x80 && code <= 0xbe ? 'command-specific error' : 'unknown completion code';
+  const name = knownCompletionText(code) ?? (code >= 0x80 && code <= 0xbe ? 'command-specific error' : 'unknown completion code');
   return `${hex(code)} (${name})`;
 }
 
 /** `0x0D (unauthorized name)`. */
 export function rmcpStatusName(code: number): string {
-  const text = rakpStatusText(code);
-  return `${hex(code)} (${text.startsWith('status 0x') ? 'unknown status' : text})`;
+  return `${hex(code)} (${knownRakpStatusText(code) ?? 'unknown status'})`;
 }
 
 /** The error for a command that answered with completion code `code`. */

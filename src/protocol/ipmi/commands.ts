@@ -91,5 +91,10 @@ const COMPLETION_TEXT: Record<number, string> = {
 
 /** Human text of a completion code, e.g. for error messages. */
 export function completionText(code: number): string {
-  return COMPLETION_TEXT[code] ?? `completion code 0x${code.toString(16).padStart(2, '0')}`;
+  return knownCompletionText(code) ?? `completion code 0x${code.toString(16).padStart(2, '0')}`;
+}
+
+/** The specification's name of a completion code, or undefined for a code it does not name. */
+export function knownCompletionText(code: number): string | undefined {
+  return COMPLETION_TEXT[code];
 }

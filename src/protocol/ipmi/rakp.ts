@@ -60,7 +60,12 @@ const STATUS_TEXT: Record<number, string> = {
 
 /** Human text of an RMCP+ status code. */
 export function rakpStatusText(status: number): string {
-  return STATUS_TEXT[status] ?? `status 0x${status.toString(16).padStart(2, '0')}`;
+  return knownRakpStatusText(status) ?? `status 0x${status.toString(16).padStart(2, '0')}`;
+}
+
+/** The specification's name of an RMCP+ status code, or undefined for a code it does not name. */
+export function knownRakpStatusText(status: number): string | undefined {
+  return STATUS_TEXT[status];
 }
 
 /** The maximum user name length in RAKP 1. */
