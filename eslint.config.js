@@ -16,7 +16,7 @@ const LAYERS = {
   images: ['shared', 'config'],
   boot: ['shared', 'domain', 'config', 'images'],
   conductor: ['shared', 'domain', 'config', 'protocol', 'db', 'drivers', 'inspector', 'images', 'boot'],
-  api: ['shared', 'domain', 'config', 'protocol', 'db', 'conductor'],
+  api: ['shared', 'domain', 'config', 'protocol', 'db', 'inspector', 'conductor'],
   agent: ['shared', 'protocol'],
   bmc: ['shared', 'config', 'protocol', 'agent'],
   cli: ['shared', 'protocol'],

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Prepares a Debian 12 machine (as root) for Ingot's tests: installs what is missing of PostgreSQL,
 # Debian's real OpenStack clients (the compatibility tests drive Ingot with them), the BMC peers
-# (ipmitool and ipmi_sim drive and answer Ingot's IPMI, python3-sushy drives its Redfish emulator) and
+# (ipmitool and ipmi_sim drive and answer Ingot's IPMI, python3-sushy drives its Redfish emulator), the real
+# ironic-inspector (the `inspector` inspect interface delegates to it) and
 # QEMU with its firmware (the qemu machine back-end), then starts PostgreSQL with the role the storage
 # tests use. Safe to run again.
 set -euo pipefail
@@ -9,7 +10,7 @@ cd "$(dirname "$0")/.."
 export DEBIAN_FRONTEND=noninteractive
 
 wanted=(postgresql python3-ironicclient python3-openstackclient python3-openstacksdk python3-ironic-inspector-client
-  ipmitool openipmi python3-sushy qemu-system-x86 qemu-utils ovmf)
+  python3-ironic-inspector ipmitool openipmi python3-sushy qemu-system-x86 qemu-utils ovmf)
 missing=()
 for pkg in "${wanted[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")

@@ -183,3 +183,58 @@ describe('ironic-inspector API v1 listener', () => {
     expect(bad.statusCode).toBe(400);
   });
 });
+
+describe('ironic-inspector API v1 rules (/v1/rules)', () => {
+  const V = { 'x-openstack-ironic-inspector-api-version': '1.18' };
+  const rule = {
+    description: 'AMD machines',
+    conditions: [{ op: 'matches', field: 'inventory.cpu.model_name', value: '.*AMD.*' }],
+    actions: [{ action: 'add-trait', name: 'CUSTOM_AMD' }, { action: 'set-capability', name: 'cpu_vendor', value: 'amd' }],
+  };
+  type Rule = { uuid: string; description: string | null; scope: string | null; conditions?: unknown[]; actions?: unknown[]; links: { href: string; rel: string }[] };
+
+  it('creates (201, or 200 before 1.6), lists, shows and deletes rules in the inspector’s format', async () => {
+    const created = await app.inject({ method: 'POST', url: '/v1/rules', headers: V, payload: rule });
+    expect(created.statusCode).toBe(201);
+    const r = json<Rule>(created.body);
+    expect(r).toEqual({
+      uuid: expect.any(String), description: 'AMD machines', scope: null,
+      conditions: [{ op: 'matches', field: 'inventory.cpu.model_name', multiple: 'any', invert: false, value: '.*AMD.*' }],
+      actions: rule.actions,
+      links: [{ href: `/v1/rules/${r.uuid}`, rel: 'self' }],
+    });
+    const old = await app.inject({ method: 'POST', url: '/v1/rules', headers: { 'x-openstack-ironic-inspector-api-version': '1.5' }, payload: { ...rule, scope: 'rack1' } });
+    expect(old.statusCode).toBe(200);
+    const list = json<{ rules: Rule[] }>((await app.inject({ method: 'GET', url: '/v1/rules', headers: V })).body).rules;
+    expect(list.map((x) => [x.description, x.scope])).toEqual([['AMD machines', null], ['AMD machines', 'rack1']]);
+    expect(list[0]).not.toHaveProperty('conditions');
+    const shown = json<Rule>((await app.inject({ method: 'GET', url: `/v1/rules/${r.uuid}`, headers: V })).body);
+    expect(shown.actions).toEqual(rule.actions);
+
+    expect((await app.inject({ method: 'DELETE', url: `/v1/rules/${r.uuid}`, headers: V })).statusCode).toBe(204);
+    const gone = await app.inject({ method: 'GET', url: `/v1/rules/${r.uuid}`, headers: V });
+    expect(gone.statusCode).toBe(404);
+    expect(message(gone.body)).toBe(`Rule ${r.uuid} was not found`);
+    expect((await app.inject({ method: 'DELETE', url: '/v1/rules', headers: V })).statusCode).toBe(204);
+    expect(json<{ rules: Rule[] }>((await app.inject({ method: 'GET', url: '/v1/rules', headers: V })).body).rules).toEqual([]);
+  });
+
+  it('refuses bad rules with the inspector’s error envelope and stores nothing', async () => {
+    const cases: [unknown, RegExp][] = [
+      [{ conditions: [], actions: [] }, /actions/],
+      [{ actions: [{ action: 'reboot' }] }, /unknown action "reboot"/],
+      [{ conditions: [{ op: 'matches', field: 'x', value: '(' }], actions: [{ action: 'fail', message: 'm' }] }, /invalid regular expression/],
+      [{ conditions: [{ op: 'eq', field: 'x' }], actions: [{ action: 'fail', message: 'm' }] }, /missing required parameter/],
+      [{ uuid: 'nope', actions: [{ action: 'fail', message: 'm' }] }, /Invalid UUID value/],
+    ];
+    for (const [payload, expected] of cases) {
+      const res = await app.inject({ method: 'POST', url: '/v1/rules', headers: V, payload: payload as object });
+      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(message(res.body)).toMatch(expected);
+    }
+    const dup = json<Rule>((await app.inject({ method: 'POST', url: '/v1/rules', headers: V, payload: rule })).body);
+    const again = await app.inject({ method: 'POST', url: '/v1/rules', headers: V, payload: { ...rule, uuid: dup.uuid } });
+    expect(again.statusCode).toBe(409);
+    expect(json<{ rules: Rule[] }>((await app.inject({ method: 'GET', url: '/v1/rules', headers: V })).body).rules).toHaveLength(1);
+  });
+});

@@ -27,7 +27,7 @@ describe('discovery', () => {
       links: [{ href: 'http://example.test:6385/v1/', rel: 'self' }],
       status: 'CURRENT',
       min_version: '1.1',
-      version: '1.87',
+      version: '1.96',
     });
     expect(body.versions).toEqual([body.default_version]);
   });
@@ -62,7 +62,7 @@ describe('microversions', () => {
   it('defaults to 1.1 and echoes the version headers', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/v1/nodes' });
     expect(res.headers['x-openstack-ironic-api-minimum-version']).toBe('1.1');
-    expect(res.headers['x-openstack-ironic-api-maximum-version']).toBe('1.87');
+    expect(res.headers['x-openstack-ironic-api-maximum-version']).toBe('1.96');
     expect(res.headers['x-openstack-ironic-api-version']).toBe('1.1');
     expect(res.headers['openstack-api-version']).toBe('baremetal 1.1');
   });
@@ -71,25 +71,25 @@ describe('microversions', () => {
     const std = await t.app.inject({ method: 'GET', url: '/v1/nodes', headers: { 'openstack-api-version': 'baremetal 1.50' } });
     expect(std.headers['x-openstack-ironic-api-version']).toBe('1.50');
     const latest = await t.app.inject({ method: 'GET', url: '/v1/nodes', headers: { 'x-openstack-ironic-api-version': 'latest' } });
-    expect(latest.headers['x-openstack-ironic-api-version']).toBe('1.87');
+    expect(latest.headers['x-openstack-ironic-api-version']).toBe('1.96');
   });
 
-  it.each(['1.88', '1.0', '2.1', 'abc', '1.x'])('answers 406 with the supported range for %s', async (v) => {
+  it.each(['1.97', '1.0', '2.1', 'abc', '1.x'])('answers 406 with the supported range for %s', async (v) => {
     const res = await t.app.inject({ method: 'GET', url: '/v1/nodes', headers: { 'x-openstack-ironic-api-version': v } });
     expect(res.statusCode).toBe(406);
-    expect(res.headers['x-openstack-ironic-api-maximum-version']).toBe('1.87');
+    expect(res.headers['x-openstack-ironic-api-maximum-version']).toBe('1.96');
     // Ironic's version refusal is a webob error: {code, title, description} inside error_message.
     const f = JSON.parse((JSON.parse(res.body) as { error_message: string }).error_message) as { code: number; title: string; description: string };
     expect(f.code).toBe(406);
     expect(f.title).toBe('Not Acceptable');
-    if (/^\d+\.\d+$/.test(v)) expect(f.description).toContain('The supported version range is: [1.1, 1.87].');
+    if (/^\d+\.\d+$/.test(v)) expect(f.description).toContain('The supported version range is: [1.1, 1.96].');
     else expect(f.description).toContain('Invalid value');
   });
 
   it('says so for an out-of-range minor version in Ironic’s words', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/v1', headers: { 'x-openstack-ironic-api-version': '1.99' } });
     expect((JSON.parse((JSON.parse(res.body) as { error_message: string }).error_message) as { description: string }).description).toBe(
-      'Version 1.99 was requested but the minor version is not supported by this service. The supported version range is: [1.1, 1.87].',
+      'Version 1.99 was requested but the minor version is not supported by this service. The supported version range is: [1.1, 1.96].',
     );
   });
 

@@ -10,7 +10,9 @@ import { baseApp, withMethodNotAllowed } from './http-base.js';
 import type { ApiDeps } from './context.js';
 import { errorBody, toApiError } from './errors.js';
 import { MAX_MINOR, MIN_MINOR, parseVersion, versionHeaders } from './microversion.js';
+import { rewriteJsonSuffix } from './lookup.js';
 import { chassisRoutes } from './routes/chassis.js';
+import { inspectionRuleRoutes } from './routes/inspection-rules.js';
 import { conductorRoutes } from './routes/conductors.js';
 import { driverRoutes } from './routes/drivers.js';
 import { nodeHistoryRoutes } from './routes/node-history.js';
@@ -21,6 +23,7 @@ import { nodeMiscRoutes } from './routes/node-misc.js';
 import { nodeOobManagementRoutes } from './routes/node-oob-management.js';
 import { nodeStateRoutes } from './routes/node-states.js';
 import { nodeTraitRoutes } from './routes/node-traits.js';
+import { nodeVmediaRoutes } from './routes/node-vmedia.js';
 import { nodeRoutes } from './routes/nodes.js';
 import { portgroupRoutes } from './routes/portgroups.js';
 import { portRoutes } from './routes/ports.js';
@@ -34,7 +37,8 @@ for (let m = 0; m <= MAX_MINOR; m++) HEADERS.push(versionHeaders(Math.max(m, MIN
 
 /** Builds the API application (not listening). */
 export function buildApp(deps: ApiDeps): FastifyInstance {
-  const app = baseApp(deps.config.max_body_bytes);
+  // Before 1.91 a trailing `.json` on a path is dropped, as Ironic did.
+  const app = baseApp(deps.config.max_body_bytes, rewriteJsonSuffix);
   app.decorateRequest('apiMinor', MIN_MINOR);
 
   app.addHook('onRequest', (req, reply, done) => {
@@ -85,6 +89,7 @@ export function buildApp(deps: ApiDeps): FastifyInstance {
       nodeStateRoutes(app, deps);
       nodeManagementRoutes(app, deps);
       nodeOobManagementRoutes(app, deps);
+      nodeVmediaRoutes(app, deps);
       nodeTraitRoutes(app, deps);
       nodeHistoryRoutes(app, deps);
       nodeInventoryRoutes(app, deps);
@@ -93,6 +98,7 @@ export function buildApp(deps: ApiDeps): FastifyInstance {
       portRoutes(app, deps);
       portgroupRoutes(app, deps);
       chassisRoutes(app, deps);
+      inspectionRuleRoutes(app, deps);
       driverRoutes(app, deps);
       conductorRoutes(app, deps);
     },

@@ -3,15 +3,17 @@
  * options, JSON bodies whatever the Content-Type says (as Ironic and the inspector read them), and 405
  * with `Allow` for a known URL asked with another method.
  */
+import type { IncomingHttpHeaders } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 /** A fastify instance with the shared options and body parsing (not listening). */
-export function baseApp(bodyLimit: number): FastifyInstance {
+export function baseApp(bodyLimit: number, rewriteUrl?: (req: { url?: string | undefined; headers: IncomingHttpHeaders }) => string): FastifyInstance {
   const app = Fastify({
     logger: false,
     bodyLimit,
+    ...(rewriteUrl ? { rewriteUrl } : {}),
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
     return503OnClosing: true,
   });

@@ -1,11 +1,14 @@
 /**
- * Resolving identifiers as Ironic does: a node by UUID or (from 1.5) by logical name, names checked
- * against the allowed alphabet, and the per-request caches a collection needs (chassis UUIDs).
+ * Resolving identifiers as Ironic does: a node by UUID or (from 1.5) by logical name, a port by UUID or
+ * name, names checked against the allowed alphabet, the `.json` suffix older microversions strip from
+ * URLs, and the per-request caches a collection needs (chassis UUIDs).
  */
-import type { Node } from '../domain/node.js';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Node, Port } from '../domain/node.js';
 import { fail, IngotError } from '../shared/errors.js';
 import { isUuid, normalizeUuid } from '../shared/ids.js';
 import type { ApiDeps } from './context.js';
+import { parseVersion } from './microversion.js';
 import type { NodeContext } from './serialize/node.js';
 
 const LOGICAL_NAME = /^[A-Za-z0-9\-._~]{1,255}$/;
@@ -29,12 +32,91 @@ export function requireUuid(field: string, value: unknown): string {
   return normalizeUuid(value);
 }
 
-/** The node named by `ident` (UUID, or name from 1.5). Throws NodeNotFound or InvalidParameterValue. */
-export async function getNode(deps: ApiDeps, ident: string, minor: number): Promise<Node> {
+async function findNode(deps: ApiDeps, ident: string, minor: number): Promise<Node> {
   if (isUuid(ident)) return deps.store.nodes.get(normalizeUuid(ident));
   if (minor < 5) throw fail('NodeNotFound', `Node ${ident} could not be found.`);
   if (!isValidLogicalName(ident, minor)) throw fail('InvalidParameterValue', `Expected a logical name or UUID but received ${ident}.`);
   return deps.store.nodes.get(ident);
+}
+
+/**
+ * The node named by `ident` (UUID, or name from 1.5). Throws NodeNotFound or InvalidParameterValue.
+ * `jsonSuffix` (see {@link hadJsonSuffix}) is Ironic's `get_rpc_node_with_suffix`, used by the node's
+ * own URL (show, update, delete): the request's `.json` was stripped, so a node not found under `ident`
+ * is looked up again as `ident.json`.
+ */
+export async function getNode(deps: ApiDeps, ident: string, minor: number, jsonSuffix = false): Promise<Node> {
+  if (!jsonSuffix) return findNode(deps, ident, minor);
+  try {
+    return await findNode(deps, ident, minor);
+  } catch (err) {
+    if (err instanceof IngotError && err.code === 'NodeNotFound') return findNode(deps, `${ident}.json`, minor);
+    throw err;
+  }
+}
+
+/** Ironic's `strutils.is_int_like`: the canonical decimal spelling of an integer. */
+const INT_LIKE = /^(0|-?[1-9][0-9]*)$/;
+
+/**
+ * The port a `/v1/ports/{port_ident}` URL names (show and update), as Ironic's `Port.get` resolves it:
+ * a UUID, else a port name (names came with 1.88; Ironic looks them up at every version). Neither a
+ * UUID nor a logical name is a 400. Throws PortNotFound.
+ */
+export async function getPort(deps: ApiDeps, ident: string): Promise<Port> {
+  if (isUuid(ident)) return deps.store.ports.get(normalizeUuid(ident));
+  if (!LOGICAL_NAME.test(ident)) throw fail('InvalidParameterValue', `Expected UUID or name for port_ident: ${ident}`);
+  // NOTE: Ironic reads an integer-like identifier as its internal database id (`Port.get`), which its
+  // API never shows; Ingot has no such lookup. Such a port is not found, as one named so is not in Ironic.
+  if (INT_LIKE.test(ident)) throw fail('PortNotFound', `Port ${ident} could not be found.`);
+  return deps.store.ports.get(ident);
+}
+
+/** Ironic stripped a trailing `.json` from request paths up to this microversion (1.91 stopped it). */
+const LAST_JSON_SUFFIX_MINOR = 90;
+
+/**
+ * Ironic's `JsonExtensionMiddleware`, for requests below 1.91: a path ending in `.json` (trailing
+ * slashes ignored) is routed without it, so `/v1/nodes.json` lists nodes and `/v1/ports/{uuid}.json`
+ * shows a port. Returns the URL to route, or undefined when `url` is routed as it is. From 1.91 a
+ * `.json` is part of the name (`/v1/nodes/test.json` is the node named `test.json`).
+ */
+export function stripJsonSuffix(url: string, minor: number): string | undefined {
+  if (minor > LAST_JSON_SUFFIX_MINOR) return undefined;
+  const q = url.indexOf('?');
+  const raw = q < 0 ? url : url.slice(0, q);
+  // Ironic's `safe_rstrip(path, '/')`: trailing slashes go, unless nothing would be left.
+  const path = raw.replace(/\/+$/, '') || raw;
+  if (!path.endsWith('.json')) return undefined;
+  return path.slice(0, -'.json'.length) + (q < 0 ? '' : url.slice(q));
+}
+
+/** Raw requests whose `.json` suffix {@link rewriteJsonSuffix} stripped. */
+const suffixed = new WeakSet<object>();
+
+/**
+ * For fastify's `rewriteUrl` (it runs before routing): {@link stripJsonSuffix} at the version the
+ * request asks for. A version header that does not parse leaves the URL alone (the request is
+ * refused with 406 after routing anyway).
+ */
+export function rewriteJsonSuffix(req: { url?: string | undefined; headers: IncomingHttpHeaders }): string {
+  const url = req.url ?? '/';
+  if (!url.includes('.json')) return url;
+  let minor: number;
+  try {
+    minor = parseVersion(req.headers);
+  } catch {
+    return url;
+  }
+  const out = stripJsonSuffix(url, minor);
+  if (out === undefined) return url;
+  suffixed.add(req);
+  return out;
+}
+
+/** Whether {@link rewriteJsonSuffix} stripped a `.json` from this raw request (Ironic's `HAS_JSON_SUFFIX`). */
+export function hadJsonSuffix(raw: object): boolean {
+  return suffixed.has(raw);
 }
 
 /** Like {@link getNode}, but a missing node is a 400 (the node is a parameter, not the resource). */

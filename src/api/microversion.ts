@@ -6,8 +6,11 @@ import { fail } from '../shared/errors.js';
 
 /** Lowest supported minor version (1.1). */
 export const MIN_MINOR = 1;
-/** Highest supported minor version: 1.87 (service verb, unhold, firmware_interface, parent_node). */
-export const MAX_MINOR = 87;
+/**
+ * Highest supported minor version: 1.96 (inspection rules). Of the resources added up to it, allocations
+ * (1.52), deploy templates (1.55), volume targets/connectors (1.32) and runbooks (1.92) are not served.
+ */
+export const MAX_MINOR = 96;
 
 export const VERSION_HEADER = 'x-openstack-ironic-api-version';
 export const STANDARD_HEADER = 'openstack-api-version';

@@ -13,19 +13,19 @@ import { toBool } from './query.js';
 import { nodeFieldAllowed, NODE_FIELD_VERSIONS } from './serialize/node.js';
 import { checkBody, checkField } from './validate.js';
 
-const BOOL_FIELDS = new Set(['automated_clean', 'console_enabled', 'maintenance', 'retired', 'secure_boot', 'protected']);
+const BOOL_FIELDS = new Set(['automated_clean', 'console_enabled', 'disable_power_off', 'maintenance', 'retired', 'secure_boot', 'protected']);
 const DICT_FIELDS = new Set(['driver_info', 'extra', 'instance_info', 'properties', 'network_data']);
-const NON_NULL_BOOLS = new Set(['maintenance', 'protected', 'retired', 'console_enabled']);
+const NON_NULL_BOOLS = new Set(['maintenance', 'protected', 'retired', 'console_enabled', 'disable_power_off']);
 const CONDUCTOR_GROUP = /^[a-zA-Z0-9_\-.]*$/;
 
 /** Node fields a JSON Patch may change (Ironic's `PATCH_ALLOWED_FIELDS` plus newer ones). */
 export const NODE_PATCH_ALLOWED = [
   'automated_clean', 'bios_interface', 'boot_interface', 'chassis_uuid', 'conductor_group', 'console_interface',
-  'deploy_interface', 'description', 'driver', 'driver_info', 'extra', 'firmware_interface', 'inspect_interface',
-  'instance_info', 'instance_uuid', 'lessee', 'maintenance', 'management_interface', 'name', 'network_data',
-  'network_interface', 'owner', 'parent_node', 'power_interface', 'properties', 'protected', 'protected_reason',
-  'raid_interface', 'rescue_interface', 'resource_class', 'retired', 'retired_reason', 'shard', 'storage_interface',
-  'vendor_interface',
+  'deploy_interface', 'description', 'disable_power_off', 'driver', 'driver_info', 'extra', 'firmware_interface',
+  'inspect_interface', 'instance_info', 'instance_uuid', 'lessee', 'maintenance', 'management_interface', 'name',
+  'network_data', 'network_interface', 'owner', 'parent_node', 'power_interface', 'properties', 'protected',
+  'protected_reason', 'raid_interface', 'rescue_interface', 'resource_class', 'retired', 'retired_reason', 'shard',
+  'storage_interface', 'vendor_interface',
 ] as const;
 
 /** Throws NotAcceptable (406) when a field newer than the version carries a value (Ironic's rule). */

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type {
   BootDeviceState, BootMode, ConductorClient, ConsoleState, DriverInfo, InterfaceValidation, PowerTarget, ProvisionOptions,
+  VirtualMediaAttach, VirtualMediaInfo, VmediaDeviceType,
 } from '../conductor/client.js';
 import { refuseWhileTransitioning } from '../conductor/flows/management.js';
 import type { ApiConfig } from '../config/api.js';
@@ -122,6 +123,33 @@ export class FakeConductor implements ConductorClient {
     this.calls.push(`setSecureBoot:${enabled}`);
     refuseWhileTransitioning(node, 'secure boot state');
     throw fail('UnsupportedDriverExtension', `Driver ${node.driver} does not support set_secure_boot_state (disabled or not implemented).`);
+  }
+
+  /** Attached images per node UUID and device type; manual-management nodes have no virtual media. */
+  readonly vmedia = new Map<string, Map<VmediaDeviceType, string>>();
+
+  private async vmediaOf(ident: string, extension: string): Promise<Map<VmediaDeviceType, string>> {
+    const node = await this.store.nodes.get(ident);
+    if (node.driver === 'manual-management') throw fail('UnsupportedDriverExtension', `Driver ${node.driver} does not support ${extension} (disabled or not implemented).`);
+    const media = this.vmedia.get(node.uuid) ?? new Map<VmediaDeviceType, string>();
+    this.vmedia.set(node.uuid, media);
+    return media;
+  }
+
+  async getVirtualMedia(ident: string): Promise<VirtualMediaInfo[]> {
+    const media = await this.vmediaOf(ident, 'get_virtual_media');
+    return [...media].map(([, image]) => ({ media_types: [], inserted: true, image }));
+  }
+
+  async attachVirtualMedia(ident: string, request: VirtualMediaAttach): Promise<void> {
+    this.calls.push(`attachVirtualMedia:${request.device_type}`);
+    (await this.vmediaOf(ident, 'attach_virtual_media')).set(request.device_type, request.image_url);
+  }
+
+  async detachVirtualMedia(ident: string, deviceTypes?: readonly VmediaDeviceType[]): Promise<void> {
+    this.calls.push(`detachVirtualMedia:${deviceTypes?.join(',') ?? 'all'}`);
+    const media = await this.vmediaOf(ident, 'detach_virtual_media');
+    for (const t of deviceTypes ?? [...media.keys()]) media.delete(t);
   }
 
   async setTargetRaidConfig(ident: string, config: JsonObject): Promise<void> {

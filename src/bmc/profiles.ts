@@ -3,7 +3,7 @@
  * the same CPUs, memory, disks and MACs (tests and inventories can rely on them).
  */
 import { createHash } from 'node:crypto';
-import type { HardwareProfile } from '../protocol/hardware/profile.js';
+import type { HardwareProfile, SwitchPort } from '../protocol/hardware/profile.js';
 
 const SHAPES = [
   { model: 'Simulated Compact 1U', cpus: 4, cpu: 'Intel(R) Xeon(R) Silver 4210R CPU @ 2.40GHz', mhz: 2400, memory_mib: 16384, disks: [480], nics: 2 },
@@ -22,6 +22,13 @@ function hex(seed: string, bytes: number): string[] {
 export function simulatedMac(index: number, nic: number): string {
   const n = index * 8 + nic;
   return ['52', '54', '00', ((n >> 16) & 0xff).toString(16).padStart(2, '0'), ((n >> 8) & 0xff).toString(16).padStart(2, '0'), (n & 0xff).toString(16).padStart(2, '0')].join(':');
+}
+
+/** The top-of-rack switch port NIC `nic` (0 or 1) of machine `index` is cabled to: racks of 48 machines. */
+export function simulatedSwitchPort(index: number, nic: number): SwitchPort {
+  const rack = Math.floor(index / 48);
+  const side = nic === 0 ? 'a' : 'b';
+  return { switch_id: ['02', ...hex(`rack${rack}-${side}`, 5)].join(':'), port_id: `Ethernet1/${(index % 48) + 1}`, switch_name: `tor${rack}${side}` };
 }
 
 /** The profile of machine `index` of a simulated fleet named `prefix`. */
@@ -45,7 +52,11 @@ export function simulatedProfile(index: number, prefix = 'sim'): HardwareProfile
       rotational: gb >= 4000,
       wwn: `0x5000c500${hex(`${prefix}-${index}-disk-${d}`, 4).join('')}`,
     })),
-    nics: Array.from({ length: shape.nics }, (_, n) => ({ name: `eth${n}`, mac: simulatedMac(index, n), speed_mbps: n < 2 ? 10000 : 25000, pxe_enabled: n === 0 })),
+    // Every machine's first two NICs are cabled to a pair of top-of-rack switches (48 ports each, one pair per rack).
+    nics: Array.from({ length: shape.nics }, (_, n) => ({
+      name: `eth${n}`, mac: simulatedMac(index, n), speed_mbps: n < 2 ? 10000 : 25000, pxe_enabled: n === 0,
+      ...(n < 2 ? { switch_port: simulatedSwitchPort(index, n) } : {}),
+    })),
     boot_mode: index % 5 === 4 ? 'bios' : 'uefi',
   };
 }

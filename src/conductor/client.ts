@@ -10,9 +10,20 @@
 import type { BootDevice, InterfaceName, JsonObject, Node, Port, Portgroup } from '../domain/node.js';
 import type { ProvisionVerb } from '../domain/states.js';
 import type { NodeChanges, NodeCreate, PortChanges, PortCreate, PortgroupChanges, PortgroupCreate } from '../db/store.js';
-import type { BootMode } from '../drivers/interfaces/management.js';
+import type { BootMode, VirtualMediaInfo, VmediaDeviceType } from '../drivers/interfaces/management.js';
 
-export type { BootMode } from '../drivers/interfaces/management.js';
+export type { BootMode, VirtualMediaInfo, VmediaDeviceType } from '../drivers/interfaces/management.js';
+
+/** Where the BMC fetches an attached image from (`image_download_source` of `POST …/vmedia`). */
+export type ImageDownloadSource = 'http' | 'local' | 'swift';
+
+/** `POST /v1/nodes/{node}/vmedia` (1.89). */
+export interface VirtualMediaAttach {
+  device_type: VmediaDeviceType;
+  image_url: string;
+  /** Ironic's default is `local`. */
+  image_download_source: ImageDownloadSource;
+}
 
 export type PowerTarget = 'power on' | 'power off' | 'rebooting' | 'soft power off' | 'soft rebooting';
 
@@ -86,6 +97,20 @@ export interface ConductorClient {
   setBootMode(ident: string, mode: BootMode): Promise<void>;
   /** `PUT …/states/secure_boot`: refused as `setBootMode` is; no Ingot driver supports it yet (UnsupportedDriverExtension). */
   setSecureBoot(ident: string, enabled: boolean): Promise<void>;
+
+  /**
+   * `GET …/vmedia` (1.93): the machine's virtual media devices, read under a shared lock.
+   * UnsupportedDriverExtension without virtual media; InvalidParameterValue when the BMC has no device.
+   */
+  getVirtualMedia(ident: string): Promise<VirtualMediaInfo[]>;
+  /**
+   * Starts attaching an image (`POST …/vmedia`, 1.89): accepted once the node is locked, its management
+   * validated and a worker reserved (NodeLocked, NoFreeConductorWorkers, UnsupportedDriverExtension,
+   * InvalidParameterValue); last_error is cleared, and a failure of the worker is written there.
+   */
+  attachVirtualMedia(ident: string, request: VirtualMediaAttach): Promise<void>;
+  /** Starts detaching the listed device types, or all when undefined (`DELETE …/vmedia`); accepted as `attachVirtualMedia`. */
+  detachVirtualMedia(ident: string, deviceTypes?: readonly VmediaDeviceType[]): Promise<void>;
 
   setTargetRaidConfig(ident: string, config: JsonObject): Promise<void>;
   getConsole(ident: string): Promise<ConsoleState>;

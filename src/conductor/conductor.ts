@@ -11,6 +11,7 @@ import { ConductorConfig } from '../config/conductor.js';
 import { defaultInspectorConfig, type InspectorConfig } from '../config/inspector.js';
 import type { IpmiConfig } from '../config/ipmi.js';
 import { checkInspectorConfig } from '../inspector/process.js';
+import type { InspectionRuleInput } from '../inspector/rules/index.js';
 import type { RedfishConfig } from '../config/redfish.js';
 import type { Store } from '../db/store.js';
 import { createDriverRegistry, type DriverRegistry } from '../drivers/registry.js';
@@ -24,6 +25,7 @@ import { ConductorStopping } from './flows/run.js';
 import { LocalConductorClient } from './local-client.js';
 import { heartbeatOnce, runHeartbeat } from './periodics/heartbeat.js';
 import { runDeadConductorCheck } from './periodics/dead-conductors.js';
+import { runInspectorStatusCheck } from './periodics/inspector-status.js';
 import { runPowerFailureRecovery, runPowerSync } from './periodics/power-sync.js';
 import { runWaitTimeouts } from './periodics/timeouts.js';
 import { recoverHost } from './recovery.js';
@@ -39,6 +41,8 @@ export interface ConductorOptions {
   registry?: DriverRegistry;
   /** The `inspector` config group; missing keys take their defaults. */
   inspector?: Partial<InspectorConfig>;
+  /** Inspection rules every inspection runs, from `inspector.built_in_rules` (see `main/built-in-rules.ts`). */
+  builtInRules?: readonly InspectionRuleInput[];
   /** Settings of the BMC drivers (the `redfish` and `ipmi` config groups). */
   drivers?: { redfish?: Partial<RedfishConfig>; ipmi?: Partial<IpmiConfig> };
   /** Skip the periodic tasks (tests drive them by hand through `context`). Default true. */
@@ -69,12 +73,13 @@ export function createConductor(opts: ConductorOptions): Conductor {
     store: opts.store,
     config,
     inspector,
+    builtInRules: Object.freeze([...(opts.builtInRules ?? [])]),
     logger,
     clock: opts.clock ?? systemClock,
     hostname: config.hostname,
     registry:
       opts.registry ??
-      createDriverRegistry(config.enabled_hardware_types, undefined, undefined, createDriverResources(opts.drivers, (e) => {
+      createDriverRegistry(config.enabled_hardware_types, undefined, undefined, createDriverResources({ ...opts.drivers, inspector }, (e) => {
         logger.warn({ bmc: e.bmc, attempt: e.attempt, delay_ms: e.delayMs }, `BMC ${e.bmc}: ${e.operation} failed (attempt ${e.attempt}: ${e.reason}); retrying in ${e.delayMs} ms`);
       })),
     pool: createWorkerPool(config.workers, logger, config.hostname),
@@ -107,6 +112,7 @@ export function createConductor(opts: ConductorOptions): Conductor {
           runPowerFailureRecovery(ctx, periodics.signal),
           runWaitTimeouts(ctx, periodics.signal),
           runDeadConductorCheck(ctx, periodics.signal),
+          runInspectorStatusCheck(ctx, periodics.signal),
         );
       }
       logger.info({ hardware_types: ctx.registry.hardwareTypes(), workers: config.workers }, `conductor ${ctx.hostname} started`);

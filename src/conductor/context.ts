@@ -1,6 +1,7 @@
 /** What every part of the conductor shares: storage, configuration, drivers, workers, identity. */
 import type { ConductorConfig } from '../config/conductor.js';
 import type { InspectorConfig } from '../config/inspector.js';
+import type { InspectionRuleInput } from '../inspector/rules/index.js';
 import type { Store } from '../db/store.js';
 import type { Node } from '../domain/node.js';
 import type { DriverRegistry } from '../drivers/registry.js';
@@ -14,6 +15,8 @@ export interface ConductorContext {
   readonly config: Readonly<ConductorConfig>;
   /** How in-band inspection data is processed (the `inspector` group). */
   readonly inspector: Readonly<InspectorConfig>;
+  /** The built-in inspection rules (not stored, not changeable through the API). */
+  readonly builtInRules: readonly InspectionRuleInput[];
   readonly logger: Logger;
   readonly clock: Clock;
   readonly hostname: string;

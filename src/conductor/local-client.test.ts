@@ -182,7 +182,7 @@ describe('drivers and the hash ring', () => {
     expect(list[0]?.interfaces.power).toEqual({ enabled: ['fake'], default: 'fake' });
     expect((await c.getDriver('manual-management')).interfaces.management).toEqual({ enabled: ['noop', 'fake'], default: 'noop' });
     expect((await c.getDriver('ipmi')).interfaces.power).toEqual({ enabled: ['ipmitool'], default: 'ipmitool' });
-    expect((await c.getDriver('redfish')).interfaces.inspect).toEqual({ enabled: ['redfish', 'agent', 'no-inspect'], default: 'redfish' });
+    expect((await c.getDriver('redfish')).interfaces.inspect).toEqual({ enabled: ['redfish', 'agent', 'inspector', 'no-inspect'], default: 'redfish' });
     await expect(c.getDriver('idrac')).rejects.toMatchObject({ code: 'DriverNotFound', status: 404 });
     expect(await c.driverProperties('fake-hardware')).toHaveProperty('fake_power_delay');
     expect(await c.driverProperties('redfish')).toHaveProperty('redfish_address');

@@ -10,10 +10,11 @@ import { isoTime } from '../shared/clock.js';
 import { fail, messageOf } from '../shared/errors.js';
 import type {
   BootDeviceState, BootMode, ConductorClient, ConsoleState, DriverInfo, InterfaceValidation, PowerTarget, ProvisionOptions,
+  VirtualMediaAttach, VirtualMediaInfo, VmediaDeviceType,
 } from './client.js';
 import type { ConductorContext } from './context.js';
 import { continueInspection } from './flows/inspection.js';
-import { changeBootMode, changeSecureBoot, injectNmi } from './flows/management.js';
+import { attachVirtualMedia, changeBootMode, changeSecureBoot, detachVirtualMedia, getVirtualMedia, injectNmi } from './flows/management.js';
 import { changePowerState } from './flows/power.js';
 import { doProvisionAction } from './flows/provision.js';
 import { checkNodeUpdate } from './node-update.js';
@@ -139,6 +140,18 @@ export class LocalConductorClient implements ConductorClient {
 
   setSecureBoot(ident: string, enabled: boolean): Promise<void> {
     return changeSecureBoot(this.ctx, ident, enabled);
+  }
+
+  getVirtualMedia(ident: string): Promise<VirtualMediaInfo[]> {
+    return getVirtualMedia(this.ctx, ident);
+  }
+
+  attachVirtualMedia(ident: string, request: VirtualMediaAttach): Promise<void> {
+    return attachVirtualMedia(this.ctx, ident, request);
+  }
+
+  detachVirtualMedia(ident: string, deviceTypes?: readonly VmediaDeviceType[]): Promise<void> {
+    return detachVirtualMedia(this.ctx, ident, deviceTypes);
   }
 
   async setTargetRaidConfig(ident: string, config: JsonObject): Promise<void> {

@@ -63,3 +63,30 @@ describe('Task', () => {
     expect((await t.store.nodes.get('stolen')).description).toBeNull();
   });
 });
+
+describe('Task power guard', () => {
+  it('refuses to power off a node with disable_power_off (whoever asks), leaving the machine on; other power actions pass', async () => {
+    t = await startTestConductor();
+    const n = await t.conductor.client.createNode({ driver: 'fake-hardware', name: 'guard' });
+    await t.store.nodes.update(n.uuid, { disable_power_off: true, driver_internal_info: { fake_power_state: 'power on' } });
+    const task = await Task.acquire(t.conductor.context, 'guard');
+    try {
+      const dt = task.driverTask();
+      for (const state of ['power off', 'soft power off'] as const) {
+        await expect(task.driver.power.setPowerState(dt, state)).rejects.toMatchObject({
+          code: 'InvalidState', message: expect.stringMatching(new RegExp(`^Failed to set node power state to ${state}: node ${n.uuid} has disable_power_off set`)),
+        });
+      }
+      expect(await task.driver.power.getPowerState(dt)).toBe('power on');
+      await task.driver.power.reboot(dt, false);
+      await task.driver.power.setPowerState(dt, 'power on');
+      expect(task.driver.power.name).toBe('fake');
+      // The flag is read when the power is asked for, not when the task was taken.
+      task.set({ disable_power_off: false });
+      await task.driver.power.setPowerState(dt, 'power off');
+      expect(await task.driver.power.getPowerState(dt)).toBe('power off');
+    } finally {
+      await task.release();
+    }
+  });
+});

@@ -5,9 +5,10 @@
  * recorded in the node history with the time spent in the previous state.
  */
 import type { NodeChanges } from '../db/store.js';
-import type { Node, PowerState } from '../domain/node.js';
+import { powerOffRefusal, powersOff, type Node, type PowerState } from '../domain/node.js';
 import { STATES, targetAfter, transition, type ProvisionEvent, type ProvisionState } from '../domain/states.js';
 import type { DiscoveredPort, DriverTask } from '../drivers/interfaces/base.js';
+import type { PowerInterface } from '../drivers/interfaces/power.js';
 import type { Driver } from '../drivers/registry.js';
 import { isoTime } from '../shared/clock.js';
 import { fail, IngotError, messageOf } from '../shared/errors.js';
@@ -34,7 +35,7 @@ export class Task {
     readonly shared: boolean,
   ) {
     this.current = node;
-    this.driver = ctx.registry.load(node);
+    this.driver = refusingPowerOff(ctx.registry.load(node), () => this.current, ctx);
   }
 
   /** Locks (unless `shared`) and loads the node and its driver. */
@@ -148,6 +149,34 @@ export class Task {
   forgetLock(): void {
     this.released = true;
   }
+}
+
+/**
+ * `driver` whose power interface refuses to power off a node with `disable_power_off` (Ironic's
+ * `node_power_action` guard): whatever asks for it — a `power_off` step, a flow, a driver — fails with
+ * InvalidState saying why, and the machine is left as it is. Flows that would power such a node off
+ * reboot it or leave it on instead (flows/power.ts), so they never meet this refusal.
+ */
+function refusingPowerOff(driver: Driver, node: () => Node, ctx: ConductorContext): Driver {
+  const power = driver.power;
+  const guarded: PowerInterface = {
+    name: power.name,
+    properties: power.properties,
+    validate: (t) => power.validate(t),
+    getPowerState: (t) => power.getPowerState(t),
+    async setPowerState(t, state, timeoutSeconds) {
+      const n = node();
+      if (n.disable_power_off && powersOff(state)) {
+        ctx.logger.error({ node: n.uuid }, `refusing to power off node ${n.uuid}: disable_power_off is set`);
+        throw fail('InvalidState', powerOffRefusal(n, state));
+      }
+      return power.setPowerState(t, state, timeoutSeconds);
+    },
+    reboot: (t, soft, timeoutSeconds) => power.reboot(t, soft, timeoutSeconds),
+    getSupportedPowerStates: (t) => power.getSupportedPowerStates(t),
+    ...(power.steps ? { steps: power.steps } : {}),
+  };
+  return { ...driver, power: guarded };
 }
 
 /** Runs `fn` in a task and always releases it. */

@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ConductorConfig } from '../config/conductor.js';
+import type { InspectorConfig } from '../config/inspector.js';
+import type { InspectionRuleInput } from '../inspector/rules/index.js';
 import { openStore } from '../db/open-store.js';
 import type { Store } from '../db/store.js';
 import type { Node } from '../domain/node.js';
@@ -21,11 +23,15 @@ export interface TestConductor {
 }
 
 /** Opens a store in a new temp dir and starts a conductor on it (periodics off unless asked). */
-export async function startTestConductor(config: Partial<ConductorConfig> = {}, opts: { periodics?: boolean; clock?: Clock; dir?: string; registry?: DriverRegistry } = {}): Promise<TestConductor> {
+export async function startTestConductor(
+  config: Partial<ConductorConfig> = {},
+  opts: { periodics?: boolean; clock?: Clock; dir?: string; registry?: DriverRegistry; inspector?: Partial<InspectorConfig>; builtInRules?: InspectionRuleInput[] } = {},
+): Promise<TestConductor> {
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'ingot-conductor-'));
   const store = await openStore({ dataDir: dir });
   const conductor = createConductor({
     store, logger: silentLogger(), config: { hostname: 'test-conductor', ...config }, periodics: opts.periodics ?? false, ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.registry ? { registry: opts.registry } : {}),
+    ...(opts.inspector ? { inspector: opts.inspector } : {}), ...(opts.builtInRules ? { builtInRules: opts.builtInRules } : {}),
   });
   await conductor.start();
   return {

@@ -66,6 +66,30 @@ export const InspectorConfigSchema = Type.Object({
     default: [],
     description: 'CIDR:physnet pairs, e.g. "10.10.10.0/24:physnet_a"; a port whose NIC has an address in the CIDR gets that physical_network.',
   }),
+  built_in_rules: Type.String({
+    default: '',
+    description: 'A YAML or JSON file of inspection rules that always run and cannot be changed through the API (empty: none).',
+  }),
+  rules_mask_secrets: Type.Union([Type.Literal('always'), Type.Literal('sensitive'), Type.Literal('never')], {
+    default: 'always',
+    description: 'Whether rules read passwords and tokens in the inspection data as "***": always, only in rules not marked sensitive, or never.',
+  }),
+  auto_discovery: Type.Object(
+    {
+      enabled: Type.Boolean({ default: false, description: 'Enroll a new node when inspection data arrives from a machine no node matches.' }),
+      driver: Type.String({ default: 'ipmi', minLength: 1, description: 'Hardware type of discovered nodes; their BMC address goes into its driver_info.' }),
+    },
+    { default: {}, description: 'Auto-discovery of unknown machines that boot the inspection ramdisk.' },
+  ),
+  service_url: Type.String({
+    default: '',
+    description: 'Base URL of an external ironic-inspector service (the `inspector` inspect interface), e.g. http://10.0.0.5:5050.',
+  }),
+  status_check_period_s: Type.Number({
+    default: 60,
+    minimum: 1,
+    description: 'How often nodes inspected by an external inspector are polled for their introspection status.',
+  }),
 });
 
 /** Inspection processing options; see {@link InspectorConfigSchema} for each key. */

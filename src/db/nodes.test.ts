@@ -149,6 +149,28 @@ describe.each(DIALECTS)('nodes on %s', (dialect) => {
     expect(created).toHaveLength(6);
   });
 
+  it('stores disable_power_off as a boolean (false by default), updates it and sorts and pages by it', async () => {
+    const plain = await store.nodes.create({ driver: 'fake-hardware', name: 'dpo-0' });
+    expect(plain.disable_power_off).toBe(false);
+    const on = await store.nodes.create({ driver: 'fake-hardware', name: 'dpo-1', disable_power_off: true });
+    expect(on.disable_power_off).toBe(true);
+    expect(await store.nodes.get('dpo-1')).toEqual(on);
+    expect((await store.nodes.getMany([on.id, plain.id])).map((n) => [n.name, n.disable_power_off])).toEqual([['dpo-0', false], ['dpo-1', true]]);
+    const off = await store.nodes.update(on.uuid, { disable_power_off: false });
+    expect(off).toMatchObject({ disable_power_off: false, version: on.version + 1 });
+    await store.nodes.update(plain.uuid, { disable_power_off: true });
+    await store.nodes.create({ driver: 'fake-hardware', name: 'dpo-2', disable_power_off: true });
+    const order: string[] = [];
+    let marker: string | undefined;
+    for (;;) {
+      const page = await store.nodes.list({}, { limit: 1, marker, sortKey: 'disable_power_off', sortDir: 'desc' });
+      if (page.length === 0) break;
+      order.push(page[0]!.name!);
+      marker = page[0]!.uuid;
+    }
+    expect(order).toEqual(['dpo-2', 'dpo-0', 'dpo-1']);
+  });
+
   it('takes the lock with a conditional update: exactly one of two racers wins', async () => {
     const n = await store.nodes.create({ driver: 'fake-hardware', name: 'race' });
     const results = await Promise.allSettled([store.nodes.reserve(n.uuid, 'host-a'), store.nodes.reserve('race', 'host-b')]);

@@ -32,7 +32,7 @@ const NOT_SORTABLE = new Set([...NODE_SPEC.json, 'version']);
 const SORT: SortSpec = {
   table: 'nodes',
   sortable: new Set(NODE_SPEC.columns.filter((c) => !NOT_SORTABLE.has(c))),
-  notNull: new Set(['uuid', 'driver', 'conductor_group', 'provision_state', 'created_at', 'maintenance', 'console_enabled', 'protected', 'retired']),
+  notNull: new Set(['uuid', 'driver', 'conductor_group', 'provision_state', 'created_at', 'maintenance', 'console_enabled', 'protected', 'retired', 'disable_power_off']),
   notFound: nodeNotFound,
 };
 

@@ -12,6 +12,7 @@ import { conductorRepository } from './conductors.js';
 import type { StoreDialect } from './dialect.js';
 import { historyRepository } from './history.js';
 import { inventoryRepository } from './inventories.js';
+import { inspectionRuleRepository, legacyRuleRepository } from './rules.js';
 import { migrationProvider } from './migrations/index.js';
 import { nodeRepository } from './nodes.js';
 import { portgroupRepository } from './portgroups.js';
@@ -86,6 +87,8 @@ export async function openStore(opts: OpenStoreOptions = {}): Promise<Store> {
     conductors: conductorRepository(ctx),
     history: historyRepository(ctx),
     inventories: inventoryRepository(ctx),
+    inspectionRules: inspectionRuleRepository(ctx),
+    legacyRules: legacyRuleRepository(ctx),
     async close(): Promise<void> {
       if (closed) return;
       closed = true;

@@ -48,6 +48,24 @@ describe.each(DIALECTS)('ports and portgroups on %s', (dialect) => {
     expect((await codeOf(store.ports.update(p.uuid, { extra: {} }))).code).toBe('PortNotFound');
   });
 
+  it('port names: unique when set, any number unset, found by name, freed by a rename', async () => {
+    const a = await store.ports.create({ address: 'aa:bb:cc:dd:e0:01', node_id: node.id, name: 'nic-a' });
+    const b = await store.ports.create({ address: 'aa:bb:cc:dd:e0:02', node_id: node.id });
+    const c = await store.ports.create({ address: 'aa:bb:cc:dd:e0:03', node_id: node.id, name: null });
+    expect([a.name, b.name, c.name]).toEqual(['nic-a', null, null]);
+    expect((await store.ports.get('nic-a')).uuid).toBe(a.uuid);
+    expect(await codeOf(store.ports.create({ address: 'aa:bb:cc:dd:e0:04', node_id: node.id, name: 'nic-a' }))).toEqual({
+      code: 'DuplicateName',
+      message: 'A port with name nic-a already exists.',
+    });
+    expect(await codeOf(store.ports.update(b.uuid, { name: 'nic-a' }))).toEqual({ code: 'DuplicateName', message: 'A port with name nic-a already exists.' });
+    expect((await store.ports.update(a.uuid, { name: 'nic-a2' })).name).toBe('nic-a2');
+    expect((await codeOf(store.ports.get('nic-a'))).code).toBe('PortNotFound');
+    expect((await store.ports.update(b.uuid, { name: 'nic-a' })).name).toBe('nic-a');
+    expect((await store.ports.update(b.uuid, { name: null })).name).toBeNull();
+    for (const p of [a, b, c]) await store.ports.delete(p.uuid);
+  });
+
   it('rejects a port of a missing node', async () => {
     expect((await codeOf(store.ports.create({ address: 'aa:bb:cc:dd:ee:99', node_id: 424242 }))).code).toBe('InvalidParameterValue');
   });

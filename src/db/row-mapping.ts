@@ -7,7 +7,7 @@ import { fail } from '../shared/errors.js';
 import type { TableSpec } from './schema.js';
 
 /** Columns whose JSON default is an empty array rather than an empty object. */
-const ARRAY_COLUMNS = new Set(['traits', 'drivers']);
+const ARRAY_COLUMNS = new Set(['traits', 'drivers', 'conditions', 'actions']);
 
 /** Converts rows of one table to records and record fields to column values. */
 export interface RowMapper<T> {

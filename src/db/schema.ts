@@ -73,6 +73,8 @@ export interface NodesTable {
   updated_at: string | null;
   /** Bumped by every write of the row (migration 0002). */
   version: Generated<number>;
+  /** Never power the machine off (migration 0006). */
+  disable_power_off: Generated<Flag>;
 }
 
 export interface PortsTable {
@@ -147,6 +149,29 @@ export interface NodeInventoryTable {
   updated_at: string | null;
 }
 
+export interface InspectionRulesTable {
+  id: Generated<number>;
+  uuid: string;
+  description: string | null;
+  priority: number;
+  sensitive: Flag;
+  phase: string;
+  conditions: string;
+  actions: string;
+  created_at: string;
+  updated_at: string | null;
+}
+
+export interface LegacyRulesTable {
+  id: Generated<number>;
+  uuid: string;
+  description: string | null;
+  scope: string | null;
+  conditions: string;
+  actions: string;
+  created_at: string;
+}
+
 /** The whole database, for kysely's typed queries. */
 export interface Database {
   nodes: NodesTable;
@@ -156,6 +181,8 @@ export interface Database {
   conductors: ConductorsTable;
   node_history: NodeHistoryTable;
   node_inventory: NodeInventoryTable;
+  inspection_rules: InspectionRulesTable;
+  legacy_rules: LegacyRulesTable;
 }
 
 /** What the row mapping needs to know about a table. */
@@ -184,6 +211,7 @@ export const NODE_COLUMNS = [
   'bios_interface', 'boot_interface', 'console_interface', 'deploy_interface', 'firmware_interface',
   'inspect_interface', 'management_interface', 'network_interface', 'power_interface', 'raid_interface',
   'rescue_interface', 'storage_interface', 'vendor_interface', 'traits', 'created_at', 'updated_at', 'version',
+  'disable_power_off',
 ] as const;
 
 export const NODE_SPEC: TableSpec = {
@@ -192,7 +220,7 @@ export const NODE_SPEC: TableSpec = {
     'driver_info', 'driver_internal_info', 'properties', 'instance_info', 'extra', 'raid_config',
     'target_raid_config', 'clean_step', 'deploy_step', 'service_step', 'network_data', 'traits',
   ],
-  flags: ['maintenance', 'console_enabled', 'protected', 'retired', 'automated_clean', 'secure_boot'],
+  flags: ['maintenance', 'console_enabled', 'protected', 'retired', 'automated_clean', 'secure_boot', 'disable_power_off'],
   managed: ['version'],
 };
 
@@ -229,5 +257,17 @@ export const CONDUCTOR_SPEC: TableSpec = {
 export const HISTORY_SPEC: TableSpec = {
   columns: ['id', 'uuid', 'node_id', 'severity', 'event_type', 'event', 'conductor', 'user', 'duration_ms', 'created_at'],
   json: [],
+  flags: [],
+};
+
+export const INSPECTION_RULE_SPEC: TableSpec = {
+  columns: ['id', 'uuid', 'description', 'priority', 'sensitive', 'phase', 'conditions', 'actions', 'created_at', 'updated_at'],
+  json: ['conditions', 'actions'],
+  flags: ['sensitive'],
+};
+
+export const LEGACY_RULE_SPEC: TableSpec = {
+  columns: ['id', 'uuid', 'description', 'scope', 'conditions', 'actions', 'created_at'],
+  json: ['conditions', 'actions'],
   flags: [],
 };

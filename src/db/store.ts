@@ -3,6 +3,7 @@
  * on the dialect (SQLite or PostgreSQL); differences live in the dialect files.
  */
 import type { Chassis, Conductor, HistoryEvent, JsonObject, Node, Port, Portgroup } from '../domain/node.js';
+import type { InspectionRuleRecord, LegacyRuleRecord } from '../domain/rules.js';
 
 /** A page request: `marker` is the UUID of the last item of the previous page. */
 export interface Page {
@@ -156,6 +157,34 @@ export interface InventoryRepository {
   get(nodeId: number): Promise<InventoryRecord | null>;
 }
 
+export type InspectionRuleCreate = Omit<InspectionRuleRecord, 'id' | 'uuid' | 'created_at' | 'updated_at'> & { uuid?: string | null };
+export type InspectionRuleChanges = Partial<Omit<InspectionRuleRecord, 'id' | 'uuid' | 'created_at' | 'updated_at'>>;
+
+export interface InspectionRuleRepository {
+  /** InspectionRuleAlreadyExists for a taken UUID. */
+  create(values: InspectionRuleCreate): Promise<InspectionRuleRecord>;
+  /** InspectionRuleNotFound when there is none. */
+  get(uuid: string): Promise<InspectionRuleRecord>;
+  list(filter: { phase?: string }, page: Page): Promise<InspectionRuleRecord[]>;
+  /** Every rule, in creation order (what an inspection runs). */
+  all(): Promise<InspectionRuleRecord[]>;
+  update(uuid: string, changes: InspectionRuleChanges): Promise<InspectionRuleRecord>;
+  delete(uuid: string): Promise<void>;
+  /** Deletes every stored rule; returns how many there were. */
+  deleteAll(): Promise<number>;
+}
+
+export type LegacyRuleCreate = Omit<LegacyRuleRecord, 'id' | 'uuid' | 'created_at'> & { uuid?: string | null };
+
+export interface LegacyRuleRepository {
+  create(values: LegacyRuleCreate): Promise<LegacyRuleRecord>;
+  get(uuid: string): Promise<LegacyRuleRecord>;
+  /** Every rule, in creation order (the order they run in). */
+  all(): Promise<LegacyRuleRecord[]>;
+  delete(uuid: string): Promise<void>;
+  deleteAll(): Promise<number>;
+}
+
 /** The storage of one Ingot deployment. */
 export interface Store {
   readonly dialect: 'sqlite' | 'postgres';
@@ -166,5 +195,7 @@ export interface Store {
   readonly conductors: ConductorRepository;
   readonly history: HistoryRepository;
   readonly inventories: InventoryRepository;
+  readonly inspectionRules: InspectionRuleRepository;
+  readonly legacyRules: LegacyRuleRepository;
   close(): Promise<void>;
 }

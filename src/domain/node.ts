@@ -62,6 +62,12 @@ export interface Node {
   protected_reason: string | null;
   retired: boolean;
   retired_reason: string | null;
+  /**
+   * Ingot never powers the machine off (Ironic 1.95, for NC-SI machines whose BMC shares a NIC that
+   * dies with the host, and DPUs): flows reboot or leave the power alone instead, and a power-off
+   * request is refused.
+   */
+  disable_power_off: boolean;
   automated_clean: boolean | null;
   allocation_id: number | null;
   network_data: JsonObject;
@@ -88,6 +94,20 @@ export interface Node {
    * unchanged node (caches of rendered nodes are keyed by it). Internal: never shown by the API.
    */
   version: number;
+}
+
+/** True for power actions that leave the machine off (refused when the node has `disable_power_off`). */
+export function powersOff(action: string): boolean {
+  return action === 'power off' || action === 'soft power off';
+}
+
+/**
+ * Why `action` is refused on a node with `disable_power_off`: Ironic's PowerStateFailure text ("Failed
+ * to set node power state to ...") with the reason and the way out.
+ */
+export function powerOffRefusal(node: Pick<Node, 'uuid'>, action: string): string {
+  return `Failed to set node power state to ${action}: node ${node.uuid} has disable_power_off set, so Ingot never powers it off. ` +
+    'Use "rebooting" to restart it, or set disable_power_off to false (API 1.95) to allow powering it off.';
 }
 
 export interface Port {

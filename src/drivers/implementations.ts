@@ -11,6 +11,7 @@ import { redfishManagement } from './redfish/management.js';
 import { redfishPower } from './redfish/power.js';
 import type { DriverResources } from './resources.js';
 import { agentInspect } from './agent/inspect.js';
+import { inspectorInspect } from './inspector/inspect.js';
 import { fakeBios, fakeConsole, fakeFirmware, fakeNetwork, fakeRaid, fakeStorage, fakeVendor } from './fake/extras.js';
 import { fakeManagement } from './fake/management.js';
 import { fakePower } from './fake/power.js';
@@ -27,7 +28,13 @@ export const IMPLEMENTATIONS: ImplementationTable = {
   console: { fake: fakeConsole, 'no-console': noConsole },
   deploy: { fake: fakeDeploy },
   firmware: { fake: fakeFirmware, 'no-firmware': noFirmware },
-  inspect: { fake: fakeInspect, 'no-inspect': noInspect, redfish: (r) => redfishInspect({ pool: r.redfish }), agent: agentInspect },
+  inspect: {
+    fake: fakeInspect,
+    'no-inspect': noInspect,
+    redfish: (r) => redfishInspect({ pool: r.redfish }),
+    agent: agentInspect,
+    inspector: (r) => inspectorInspect({ service: r.inspector }),
+  },
   management: {
     fake: fakeManagement,
     noop: noopManagement,

@@ -1,10 +1,13 @@
 /**
  * What the BMC drivers keep between tasks: the Redfish clients (sessions, keep-alive connections, per-BMC
- * request limits) and the IPMI client (RMCP+ sessions, per-BMC pacing). One set per conductor, created
- * with its configuration and closed when it stops; implementations receive it when they are built.
+ * request limits) and the IPMI client (RMCP+ sessions, per-BMC pacing), plus the client of an external
+ * ironic-inspector service. One set per conductor, created with its configuration and closed when it
+ * stops; implementations receive it when they are built.
  */
+import type { InspectorConfig } from '../config/inspector.js';
 import type { IpmiConfig } from '../config/ipmi.js';
 import type { RedfishConfig } from '../config/redfish.js';
+import { InspectorClient } from './inspector/client.js';
 import { IpmiClient } from './ipmi/client.js';
 import { RedfishClientPool } from './redfish/pool.js';
 import type { RetryObserver } from './retry-log.js';
@@ -12,13 +15,15 @@ import type { RetryObserver } from './retry-log.js';
 export interface DriverResources {
   readonly redfish: RedfishClientPool;
   readonly ipmi: IpmiClient;
+  /** The ironic-inspector service of the `inspector` inspect interface; null when `[inspector] service_url` is empty. */
+  readonly inspector: InspectorClient | null;
   /** Logs out of BMC sessions and closes sockets. */
   close(): Promise<void>;
 }
 
-/** Driver resources from the `redfish` and `ipmi` config groups (defaults for what is missing). */
+/** Driver resources from the `redfish`, `ipmi` and `inspector` config groups (defaults for what is missing). */
 export function createDriverResources(
-  config: { redfish?: Partial<RedfishConfig>; ipmi?: Partial<IpmiConfig> } = {},
+  config: { redfish?: Partial<RedfishConfig>; ipmi?: Partial<IpmiConfig>; inspector?: Pick<Partial<InspectorConfig>, 'service_url'> } = {},
   onRetry?: RetryObserver,
 ): DriverResources {
   const r = config.redfish ?? {};
@@ -35,9 +40,12 @@ export function createDriverResources(
   );
   const redfish = new RedfishClientPool({ settings, onRetry });
   const ipmi = new IpmiClient(config.ipmi ?? {}, onRetry);
+  const inspectorUrl = config.inspector?.service_url?.trim() ?? '';
+  const inspector = inspectorUrl ? new InspectorClient({ url: inspectorUrl }) : null;
   return {
     redfish,
     ipmi,
+    inspector,
     async close() {
       await Promise.allSettled([redfish.close(), ipmi.closeAll()]);
     },

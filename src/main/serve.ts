@@ -9,6 +9,7 @@ import { buildApp } from '../api/app.js';
 import { buildInspectorApp } from '../api/inspector/app.js';
 import { createConductor } from '../conductor/conductor.js';
 import { openStore } from '../db/open-store.js';
+import { loadBuiltInRules } from './built-in-rules.js';
 import type { Logger } from '../shared/logger.js';
 
 export interface RunningServer {
@@ -21,6 +22,7 @@ export interface RunningServer {
 
 /** Starts API + conductor; resolves once the port is bound. */
 export async function startServer(config: IngotConfig, logger: Logger): Promise<RunningServer> {
+  const builtInRules = loadBuiltInRules(config.inspector.built_in_rules);
   const store = await openStore({
     url: config.database.url,
     dataDir: config.database.data_dir,
@@ -28,7 +30,7 @@ export async function startServer(config: IngotConfig, logger: Logger): Promise<
     poolSize: config.database.pool_size,
     logger,
   });
-  const conductor = createConductor({ store, config: config.conductor, logger, inspector: config.inspector, drivers: { redfish: config.redfish, ipmi: config.ipmi } });
+  const conductor = createConductor({ store, config: config.conductor, logger, inspector: config.inspector, builtInRules, drivers: { redfish: config.redfish, ipmi: config.ipmi } });
   try {
     await conductor.start();
   } catch (err) {

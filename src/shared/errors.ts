@@ -23,6 +23,8 @@ export const ERRORS = {
   InspectionLookupFailed: { status: 404, hint: 'Enroll the machine with its BMC address and ports, and start its inspection (`baremetal node inspect`) before it boots the agent.' },
   InspectionLookupAmbiguous: { status: 409, hint: 'Two nodes claim this machine: remove the duplicate ports or BMC addresses.' },
   InventoryNotFound: { status: 404, hint: 'Inspect the node in band (`baremetal node inspect`) to record its inventory.' },
+  InspectionRuleNotFound: { status: 404, hint: '`GET /v1/inspection_rules` (or `/v1/rules` on the inspector API) lists the rules.' },
+  InspectionRuleAlreadyExists: { status: 409, hint: 'A rule with this UUID exists already; choose another UUID or update that rule.' },
   TraitNotFound: { status: 404, hint: '`GET /v1/nodes/{node}/traits` lists the node’s traits.' },
   NotFound: { status: 404, hint: 'Check the URL and the requested API version.' },
   MethodNotAllowed: { status: 405, hint: 'Use a method this resource supports.' },

@@ -5,7 +5,7 @@ import type { RulesContext } from '../../src/inspector/rules/index.js';
 
 export function makeNode(over: Partial<Node> = {}): Node {
   return {
-    id: 7, uuid: '1be26c0b-03f2-4d2e-ae87-c02d7f33c123', name: 'node-7', driver: 'ipmi',
+    id: 7, uuid: '1be26c0b-03f2-4d2e-ae87-c02d7f33c123', name: 'node-7', driver: 'ipmi', disable_power_off: false,
     driver_info: { ipmi_address: '10.0.0.7' }, driver_internal_info: {}, properties: { capabilities: 'boot_mode:bios' },
     instance_info: {}, instance_uuid: null, chassis_id: null, extra: {}, owner: null, lessee: null, description: null,
     resource_class: null, conductor_group: '', shard: null, parent_node: null, conductor_affinity: null,

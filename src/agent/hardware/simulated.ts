@@ -4,7 +4,7 @@
  * profile and options give the same inventory.
  */
 import type { Inventory } from '../../protocol/agent/inventory.js';
-import type { HardwareProfile } from '../../protocol/hardware/profile.js';
+import type { HardwareProfile, SwitchPort } from '../../protocol/hardware/profile.js';
 import type { HardwareManager } from './manager.js';
 
 /** Options of {@link simulatedHardwareManager}. */
@@ -15,6 +15,21 @@ export interface SimulatedManagerOptions {
   bootMac?: string | null;
   /** Host name to report; default derived from the serial number. */
   hostname?: string;
+}
+
+const hexOf = (bytes: readonly number[]): string => bytes.map((b) => b.toString(16).padStart(2, '0')).join('');
+
+/**
+ * The LLDP TLVs a NIC hears from `port`, as IPA reports them (`[type, hex value]`): Chassis ID (subtype 4,
+ * MAC address), Port ID (subtype 5, interface name), System Name.
+ */
+export function lldpTlvs(port: SwitchPort): [number, string][] {
+  const ascii = (s: string): number[] => [...Buffer.from(s, 'utf8')];
+  return [
+    [1, hexOf([4, ...port.switch_id.split(':').map((b) => parseInt(b, 16))])],
+    [2, hexOf([5, ...ascii(port.port_id)])],
+    [5, hexOf(ascii(port.switch_name))],
+  ];
 }
 
 /** The inventory a machine built from `profile` reports. */
@@ -49,7 +64,7 @@ export function profileInventory(profile: HardwareProfile, options: SimulatedMan
       ipv4_address: null,
       ipv6_address: null,
       has_carrier: true,
-      lldp: null,
+      lldp: n.switch_port ? lldpTlvs(n.switch_port) : null,
       vendor: null,
       product: null,
       biosdevname: null,

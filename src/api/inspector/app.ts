@@ -12,6 +12,7 @@ import type { ApiDeps } from '../context.js';
 import { toApiError } from '../errors.js';
 import { inspectorErrorBody } from './errors.js';
 import { introspectionRoutes } from './routes.js';
+import { legacyRuleRoutes } from './rules.js';
 import { INSPECTOR_MIN_MINOR, inspectorVersionHeaders, parseInspectorVersion } from './version.js';
 
 
@@ -54,7 +55,10 @@ export function buildInspectorApp(deps: ApiDeps): FastifyInstance {
 
   withMethodNotAllowed(
     app,
-    () => introspectionRoutes(app, deps),
+    () => {
+      introspectionRoutes(app, deps);
+      legacyRuleRoutes(app, deps);
+    },
     (req, reply, allowed) => {
       void reply
         .code(405)

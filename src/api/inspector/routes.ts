@@ -59,7 +59,7 @@ export function introspectionRoutes(app: FastifyInstance, deps: ApiDeps): void {
   }));
 
   app.get('/v1', async (req) => ({
-    resources: ['introspection', 'continue'].map((name) => ({ name, links: [{ href: `${base(req)}/v1/${name}`, rel: 'self' }] })),
+    resources: ['introspection', 'continue', 'rules'].map((name) => ({ name, links: [{ href: `${base(req)}/v1/${name}`, rel: 'self' }] })),
   }));
 
   app.get('/v1/introspection', async (req) => {

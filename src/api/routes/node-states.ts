@@ -4,7 +4,7 @@
  * handed to the conductor, which answers once the work was accepted (202).
  */
 import type { FastifyInstance } from 'fastify';
-import type { JsonObject } from '../../domain/node.js';
+import { powerOffRefusal, powersOff, type JsonObject } from '../../domain/node.js';
 import { isVerb, VERBS } from '../../domain/states.js';
 import type { PowerTarget, ProvisionOptions } from '../../conductor/client.js';
 import { ConsoleBody, PowerBody, ProvisionBody } from '../../protocol/api/bodies.js';
@@ -67,6 +67,8 @@ export function nodeStateRoutes(app: FastifyInstance, deps: ApiDeps): void {
       if (timeout <= 0) throw fail('InvalidParameterValue', `timeout has to be positive integer, got ${timeout}.`);
     }
     const node = await getNode(deps, req.params.node, minor);
+    // Ironic refuses here with PowerStateFailure (an InvalidState: 409), whatever the request's version.
+    if (node.disable_power_off && powersOff(target)) throw fail('InvalidState', powerOffRefusal(node, target));
     await deps.conductor.setPowerState(node.uuid, target as PowerTarget, timeout ?? undefined);
     const base = baseUrl(req, deps.config.public_url);
     return reply.code(202).header('location', buildUrl(base, 'nodes', `${req.params.node}/states`)).send();
@@ -121,7 +123,7 @@ export function nodeStateRoutes(app: FastifyInstance, deps: ApiDeps): void {
       options.disable_ramdisk = toBool('disable_ramdisk', body.disable_ramdisk);
     }
     if (body.runbook !== undefined && body.runbook !== null) {
-      throw fail('InvalidParameterValue', 'runbooks are not supported by this service (API version up to 1.87).');
+      throw fail('InvalidParameterValue', 'runbooks (API 1.92) are not supported by Ingot.');
     }
     const node = await getNode(deps, req.params.node, minor);
     if ((target === 'active' || target === 'rebuild' || target === 'deploy') && node.maintenance) {

@@ -117,6 +117,22 @@ describe('detailed node lists through the render cache', () => {
     expect(paged).toBe(await expected(87, 'h', { limit: 7, marker: uuids[8], next: `http://h/v1/nodes/detail?limit=7&marker=${uuids[15]}` }));
   });
 
+  it('renders disable_power_off from 1.95 on, byte for byte as the serializer, and follows a change of it', async () => {
+    const uuids = await seed(3);
+    await t.store.nodes.update(uuids[1]!, { disable_power_off: true });
+    for (const minor of [94, 95, 96]) {
+      const want = await expected(minor, 'h');
+      expect(want.includes('"disable_power_off":'), `1.${minor}`).toBe(minor >= 95);
+      for (let round = 0; round < 3; round++) expect(await list('/v1/nodes/detail', minor), `1.${minor} round ${round}`).toBe(want);
+      expect(await list('/v1/nodes/detail', minor, 'h', plain)).toBe(want);
+    }
+    expect(JSON.parse(await list('/v1/nodes/detail', 96)).nodes.map((n: { disable_power_off: boolean }) => n.disable_power_off)).toEqual([false, true, false]);
+    await t.store.nodes.update(uuids[1]!, { disable_power_off: false });
+    const after = await list('/v1/nodes/detail', 96);
+    expect(after).toBe(await expected(96, 'h'));
+    expect(JSON.parse(after).nodes[1].disable_power_off).toBe(false);
+  });
+
   it('pages with the same next links and markers', async () => {
     const uuids = await seed(5);
     const first = await list('/v1/nodes?detail=True&limit=2', 87);

@@ -268,3 +268,60 @@ describe('node delete', () => {
     expect(await t.store.nodes.get(m.uuid)).toBeTruthy();
   });
 });
+
+describe('disable_power_off (1.95)', () => {
+  const patch = (uuid: string, version: string, ops: unknown[]) =>
+    t.app.inject({ method: 'PATCH', url: `/v1/nodes/${uuid}`, headers: V(version), payload: ops });
+
+  it('is shown from 1.95 on, false by default, and a fields or sort_key request for it is refused below', async () => {
+    const n = await create({ driver: 'fake-hardware', name: 'dpo-show' });
+    expect(n.disable_power_off).toBe(false);
+    expect((await t.app.inject({ url: '/v1/nodes/dpo-show', headers: V('1.95') })).json().disable_power_off).toBe(false);
+    expect((await t.app.inject({ url: '/v1/nodes/dpo-show', headers: V('1.94') })).json()).not.toHaveProperty('disable_power_off');
+    const detail = (await t.app.inject({ url: '/v1/nodes/detail', headers: V('1.94') })).json();
+    expect(detail.nodes[0]).not.toHaveProperty('disable_power_off');
+    const only = await t.app.inject({ url: '/v1/nodes?fields=uuid,disable_power_off', headers: V('1.95') });
+    expect(only.json().nodes).toEqual([{ uuid: n.uuid, disable_power_off: false, links: expect.any(Array) }]);
+    expect((await t.app.inject({ url: '/v1/nodes?fields=disable_power_off', headers: V('1.94') })).statusCode).toBe(406);
+    expect((await t.app.inject({ url: '/v1/nodes?sort_key=disable_power_off', headers: V('1.94') })).statusCode).toBe(406);
+  });
+
+  it('is set at create from 1.95 (booleans and their spellings) and refused with 406 below', async () => {
+    expect((await create({ driver: 'fake-hardware', name: 'dpo-a', disable_power_off: true }, '1.95')).disable_power_off).toBe(true);
+    expect((await create({ driver: 'fake-hardware', name: 'dpo-b', disable_power_off: 'yes' }, '1.95')).disable_power_off).toBe(true);
+    expect((await create({ driver: 'fake-hardware', name: 'dpo-c', disable_power_off: null }, '1.95')).disable_power_off).toBe(false);
+    expect((await t.store.nodes.get('dpo-a')).disable_power_off).toBe(true);
+    const old = await t.app.inject({ method: 'POST', url: '/v1/nodes', headers: V('1.94'), payload: { driver: 'fake-hardware', disable_power_off: true } });
+    expect(old.statusCode).toBe(406);
+    expect(fault(old.body)).toContain('disable_power_off');
+    // An empty value is no value, at any version (Ironic's reject_fields_in_newer_versions).
+    expect((await create({ driver: 'fake-hardware', name: 'dpo-d', disable_power_off: null }, '1.94')).disable_power_off).toBeUndefined();
+    const bad = await t.app.inject({ method: 'POST', url: '/v1/nodes', headers: V('1.95'), payload: { driver: 'fake-hardware', disable_power_off: 'perhaps' } });
+    expect(bad.statusCode).toBe(400);
+    expect(fault(bad.body)).toContain('disable_power_off');
+  });
+
+  it('is patched from 1.95 on (removing it means false) and refused with 406 below', async () => {
+    const n = await create({ driver: 'fake-hardware', name: 'dpo-p' });
+    expect((await patch(n.uuid, '1.94', [{ op: 'replace', path: '/disable_power_off', value: true }])).statusCode).toBe(406);
+    expect((await t.store.nodes.get(n.uuid)).disable_power_off).toBe(false);
+    const on = await patch(n.uuid, '1.95', [{ op: 'replace', path: '/disable_power_off', value: 'true' }]);
+    expect(on.statusCode, on.body).toBe(200);
+    expect(on.json().disable_power_off).toBe(true);
+    expect((await t.store.nodes.get(n.uuid)).disable_power_off).toBe(true);
+    const off = await patch(n.uuid, '1.95', [{ op: 'remove', path: '/disable_power_off' }]);
+    expect(off.statusCode, off.body).toBe(200);
+    expect(off.json().disable_power_off).toBe(false);
+    expect((await patch(n.uuid, '1.95', [{ op: 'replace', path: '/disable_power_off', value: 3 }])).statusCode).toBe(400);
+  });
+
+  it('sorts by it from 1.95 on', async () => {
+    const a = await create({ driver: 'fake-hardware', name: 'dpo-s1', disable_power_off: true }, '1.95');
+    const b = await create({ driver: 'fake-hardware', name: 'dpo-s2' });
+    const res = await t.app.inject({ url: '/v1/nodes?sort_key=disable_power_off&sort_dir=desc&limit=1', headers: V('1.95') });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().nodes.map((n: { uuid: string }) => n.uuid)).toEqual([a.uuid]);
+    const next = await t.app.inject({ url: res.json().next.replace(/^http:\/\/[^/]+/, ''), headers: V('1.95') });
+    expect(next.json().nodes.map((n: { uuid: string }) => n.uuid)).toEqual([b.uuid]);
+  });
+});

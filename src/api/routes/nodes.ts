@@ -14,7 +14,7 @@ import { fail, IngotError } from '../../shared/errors.js';
 import { isUuid, normalizeUuid } from '../../shared/ids.js';
 import type { ApiDeps } from '../context.js';
 import { baseUrl, buildUrl } from '../links.js';
-import { getNode, isValidNodeName, nodeContext } from '../lookup.js';
+import { getNode, hadJsonSuffix, isValidNodeName, nodeContext } from '../lookup.js';
 import { requireVersion } from '../microversion.js';
 import { NODE_PATCH_ALLOWED, nodeChangesFromPatch, nodeCreateFromBody } from '../node-input.js';
 import { applyPatch, changedFields, parsePatch, patchValues } from '../patch.js';
@@ -289,7 +289,7 @@ export function nodeRoutes(app: FastifyInstance, deps: ApiDeps): void {
     const q = req.query as Query;
     const fields = q.fields === undefined ? undefined : returnFields(q, minor, []);
     const plan = planNode(minor, fields);
-    const node = await getNode(deps, req.params.node, minor);
+    const node = await getNode(deps, req.params.node, minor, hadJsonSuffix(req.raw));
     const ctx = await nodeContext(deps, baseUrl(req, deps.config.public_url), minor, [node]);
     return serializeNode(node, plan, ctx);
   });
@@ -322,7 +322,7 @@ export function nodeRoutes(app: FastifyInstance, deps: ApiDeps): void {
         throw fail('InvalidParameterValue', `Node ${req.params.node}: Cannot change name to invalid name '${String(name)}'`);
       }
     }
-    const node = await getNode(deps, req.params.node, minor);
+    const node = await getNode(deps, req.params.node, minor, hadJsonSuffix(req.raw));
     const onlyRemovesInstance = ops.length === 1 && ops[0]?.op === 'remove' && ops[0].path === '/instance_uuid';
     if (!(node.maintenance && onlyRemovesInstance) && node.target_provision_state && !UPDATE_ALLOWED_STATES.includes(node.provision_state)) {
       throw fail('InvalidState', `Node ${req.params.node} can not be updated while a state transition is in progress.`);
@@ -338,7 +338,7 @@ export function nodeRoutes(app: FastifyInstance, deps: ApiDeps): void {
   });
 
   app.delete<IdParams>('/v1/nodes/:node', async (req, reply) => {
-    const node = await getNode(deps, req.params.node, req.apiMinor);
+    const node = await getNode(deps, req.params.node, req.apiMinor, hadJsonSuffix(req.raw));
     await deps.conductor.destroyNode(node.uuid);
     reply.code(204);
     return null;

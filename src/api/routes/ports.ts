@@ -1,28 +1,34 @@
 /**
  * `/v1/ports` (CRUD, filters node/node_uuid/address/portgroup, `detail`, `fields`, paging) and
- * `/v1/nodes/{node}/ports`. MAC addresses are validated and lower-cased; a duplicate is a 409.
+ * `/v1/nodes/{node}/ports`. MAC addresses are validated and lower-cased; a duplicate is a 409. A port
+ * is shown and updated by UUID or name (1.88), deleted by UUID; it is created on a node given by UUID
+ * (`node_uuid`) or, from 1.94, by UUID or name (`node_ident`).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { JsonObject } from '../../domain/node.js';
 import type { PortChanges, PortCreate, PortFilter } from '../../db/store.js';
-import { PortCreateBody } from '../../protocol/api/bodies.js';
 import { fail, IngotError } from '../../shared/errors.js';
 import { isUuid, normalizeUuid } from '../../shared/ids.js';
 import type { ApiDeps } from '../context.js';
 import { baseUrl, buildUrl } from '../links.js';
-import { getNode, getNodeParam, requireUuid } from '../lookup.js';
+import { getNode, getNodeParam, getPort, requireUuid } from '../lookup.js';
 import { normalizeMac } from '../mac.js';
 import { requireVersion } from '../microversion.js';
 import { applyPatch, changedFields, parsePatch } from '../patch.js';
+import { CHECKED_PORT_FIELDS, checkSmartNicLink, PortPostBody, rejectNewerPortInput, rejectNewerPortPatch, requireOneNode, validateLocalLink } from '../port-input.js';
 import { nextLink, one, parseLimit, parseSortDir, returnFields, toBool, type Query } from '../query.js';
-import { gate, ownerIndex, PORT_DEFAULT_FIELDS, PORT_FIELDS, portView } from '../serialize/port.js';
-import { pick, planFields, rejectNewer } from '../serialize/resource.js';
+import { ownerIndex, PORT_DEFAULT_FIELDS, PORT_FIELDS, portForVersion, portView } from '../serialize/port.js';
+import { pick, planFields } from '../serialize/resource.js';
 import { checkBody, checkField } from '../validate.js';
 
 type PortParams = { Params: { port: string } };
 type NodeParams = { Params: { node: string } };
 
-const PATCH_ALLOWED = ['address', 'extra', 'is_smartnic', 'local_link_connection', 'node_uuid', 'physical_network', 'portgroup_uuid', 'pxe_enabled'];
+/**
+ * Ironic's `PATCH_ALLOWED_FIELDS` (of 1.96). `node_ident` is there too, but a port has no such
+ * attribute to replace, and adding one at the root is refused, so it can never be patched.
+ */
+const PATCH_ALLOWED = ['address', 'extra', 'is_smartnic', 'local_link_connection', 'name', 'node_ident', 'node_uuid', 'physical_network', 'portgroup_uuid', 'pxe_enabled'];
 
 /** The port group a `portgroup_uuid` names; it must belong to `nodeId`. */
 async function portgroupIdFor(deps: ApiDeps, value: unknown, nodeId: number): Promise<number | null> {
@@ -61,21 +67,22 @@ export async function listPorts(
     requireVersion(minor, 24, 'filtering by portgroup');
     filter.portgroup_id = (await deps.store.portgroups.get(portgroup)).id;
   }
+  const sortKey = one(q, 'sort_key');
+  // Ironic refuses to sort by some of the fields the version does not have (406).
+  const sortMin = sortKey === undefined ? undefined : CHECKED_PORT_FIELDS[sortKey];
+  if (sortMin !== undefined && minor < sortMin) {
+    throw fail('NotAcceptable', `Field "${sortKey}" is not available at API version 1.${minor}; it needs 1.${sortMin}.`);
+  }
   const limit = parseLimit(q, deps.config.max_limit);
-  const ports = await deps.store.ports.list(filter, { limit, marker: one(q, 'marker'), sortKey: one(q, 'sort_key'), sortDir: parseSortDir(q) });
+  const ports = await deps.store.ports.list(filter, { limit, marker: one(q, 'marker'), sortKey, sortDir: parseSortDir(q) });
   const idx = await ownerIndex(deps, ports, minor >= 24);
   const base = baseUrl(req, deps.config.public_url);
   const out: { ports: unknown[]; next?: string } = {
-    ports: ports.map((p) => pick(gate(portView(p, idx, base), PORT_FIELDS, minor), plan)),
+    ports: ports.map((p) => pick(portForVersion(p, idx, base, minor), plan)),
   };
   const next = nextLink(base, opts.resource, ports.length, limit, ports[ports.length - 1]?.uuid, q);
   if (next) out.next = next;
   return out;
-}
-
-async function getPort(deps: ApiDeps, ident: string) {
-  if (!isUuid(ident)) throw fail('InvalidParameterValue', `Expected a UUID but received ${ident}.`);
-  return deps.store.ports.get(normalizeUuid(ident));
 }
 
 /** Registers the port routes. */
@@ -93,48 +100,56 @@ export function portRoutes(app: FastifyInstance, deps: ApiDeps): void {
     const plan = planFields(PORT_FIELDS, minor, q.fields === undefined ? undefined : returnFields(q, minor, []));
     const port = await getPort(deps, req.params.port);
     const idx = await ownerIndex(deps, [port], minor >= 24);
-    return pick(gate(portView(port, idx, baseUrl(req, deps.config.public_url)), PORT_FIELDS, minor), plan);
+    return pick(portForVersion(port, idx, baseUrl(req, deps.config.public_url), minor), plan);
   });
 
+  // In Ironic's order: the body's shape and values, the node (a missing one is a 400), then the
+  // fields newer than the version (406), the port group, the Smart NIC's link.
   app.post('/v1/ports', async (req, reply) => {
     const minor = req.apiMinor;
-    const body = checkBody('port', req.body, PortCreateBody);
-    rejectNewer({ ...PORT_FIELDS, name: 88 }, minor, body);
+    const body = checkBody('port', req.body, PortPostBody);
+    const nodeRef = requireOneNode(body);
     const address = normalizeMac(body.address);
-    const node = await getNodeParam(deps, 'node_uuid', requireUuid('node_uuid', body.node_uuid), minor);
+    const link = validateLocalLink(body.local_link_connection);
+    const pxeEnabled = body.pxe_enabled === undefined || body.pxe_enabled === null ? true : toBool('pxe_enabled', body.pxe_enabled);
+    const isSmartnic = body.is_smartnic === undefined || body.is_smartnic === null ? false : toBool('is_smartnic', body.is_smartnic);
+    const uuid = body.uuid === undefined || body.uuid === null ? undefined : requireUuid('uuid', body.uuid);
+    if (body.portgroup_uuid !== undefined && body.portgroup_uuid !== null) requireUuid('portgroup_uuid', body.portgroup_uuid);
+    if (nodeRef.field === 'node_uuid') requireUuid('node_uuid', nodeRef.value);
+    else if (nodeRef.value !== '') requireVersion(minor, 94, 'node_ident');
+    const node = await getNodeParam(deps, nodeRef.field, nodeRef.value, minor);
+    rejectNewerPortInput(body, minor);
     const values: PortCreate = {
       address,
       node_id: node.id,
       portgroup_id: await portgroupIdFor(deps, body.portgroup_uuid, node.id),
+      name: (body.name as string | null | undefined) ?? null,
       extra: (body.extra as JsonObject | null) ?? {},
-      local_link_connection: (body.local_link_connection as JsonObject | null) ?? {},
-      pxe_enabled: body.pxe_enabled === undefined || body.pxe_enabled === null ? true : toBool('pxe_enabled', body.pxe_enabled),
+      local_link_connection: link ?? {},
+      pxe_enabled: pxeEnabled,
       physical_network: (body.physical_network as string | null | undefined) ?? null,
-      is_smartnic: body.is_smartnic === undefined || body.is_smartnic === null ? false : toBool('is_smartnic', body.is_smartnic),
+      is_smartnic: isSmartnic,
     };
-    if (body.uuid !== undefined && body.uuid !== null) values.uuid = requireUuid('uuid', body.uuid);
+    if (isSmartnic) checkSmartNicLink(link);
+    if (uuid !== undefined) values.uuid = uuid;
     const port = await deps.conductor.createPort(values);
     const base = baseUrl(req, deps.config.public_url);
     const idx = await ownerIndex(deps, [port], minor >= 24);
     reply.code(201).header('location', buildUrl(base, 'ports', port.uuid));
-    return gate(portView(port, idx, base), PORT_FIELDS, minor);
+    return portForVersion(port, idx, base, minor);
   });
 
   app.patch<PortParams>('/v1/ports/:port', async (req) => {
     const minor = req.apiMinor;
     const ops = parsePatch(req.body, { allowed: PATCH_ALLOWED, mandatory: ['/address', '/node_uuid'] });
-    for (const op of ops) {
-      const field = op.path.split('/')[1] as string;
-      const min = PORT_FIELDS[field] ?? 1;
-      if (minor < min) throw fail('NotAcceptable', `Field "${field}" is not acceptable at API version 1.${minor}; it needs 1.${min}.`);
-    }
+    rejectNewerPortPatch(ops, minor);
     const port = await getPort(deps, req.params.port);
     const base = baseUrl(req, deps.config.public_url);
     const idx = await ownerIndex(deps, [port], true);
     const before = portView(port, idx, base);
     const after = applyPatch(structuredClone(before), ops);
     const changed = changedFields(before, after, PATCH_ALLOWED);
-    const props = PortCreateBody.properties as Record<string, Parameters<typeof checkField>[2]>;
+    const props = PortPostBody.properties as Record<string, Parameters<typeof checkField>[2]>;
     const changes: PortChanges = {};
     let nodeId = port.node_id;
     if ('node_uuid' in changed) {
@@ -150,17 +165,21 @@ export function portRoutes(app: FastifyInstance, deps: ApiDeps): void {
         case 'pxe_enabled': changes.pxe_enabled = value === null ? true : toBool(field, value); break;
         case 'is_smartnic': changes.is_smartnic = value === null ? false : toBool(field, value); break;
         case 'extra': changes.extra = (value as JsonObject | null) ?? {}; break;
-        case 'local_link_connection': changes.local_link_connection = (value as JsonObject | null) ?? {}; break;
+        case 'local_link_connection': changes.local_link_connection = validateLocalLink(value) ?? {}; break;
         case 'physical_network': changes.physical_network = value as string | null; break;
+        case 'name': changes.name = value as string | null; break;
       }
     }
     const updated = await deps.conductor.updatePort(port.uuid, changes);
     const idx2 = await ownerIndex(deps, [updated], minor >= 24);
-    return gate(portView(updated, idx2, base), PORT_FIELDS, minor);
+    return portForVersion(updated, idx2, base, minor);
   });
 
+  // Ironic deletes a port by UUID only (`args.uuid`), not by name.
   app.delete<PortParams>('/v1/ports/:port', async (req, reply) => {
-    const port = await getPort(deps, req.params.port);
+    const ident = req.params.port;
+    if (!isUuid(ident)) throw fail('InvalidParameterValue', `Expected UUID for port_uuid: ${ident}`);
+    const port = await deps.store.ports.get(normalizeUuid(ident));
     await deps.conductor.destroyPort(port.uuid);
     return reply.code(204).send();
   });

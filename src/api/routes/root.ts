@@ -26,6 +26,7 @@ const RESOURCES: readonly [string, number][] = [
   ['drivers', 1],
   ['portgroups', 23],
   ['conductors', 49],
+  ['inspection_rules', 96],
 ];
 
 function v1Document(req: FastifyRequest, deps: ApiDeps): Record<string, unknown> {

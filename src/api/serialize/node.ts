@@ -55,6 +55,7 @@ export const NODE_FIELD_VERSIONS: Readonly<Record<string, number>> = {
   parent_node: 83,
   firmware_interface: 86,
   service_step: 87,
+  disable_power_off: 95,
 };
 
 /** Per-request values a node's serialization needs besides the node. */
@@ -125,6 +126,7 @@ const GETTERS: Record<string, Getter> = {
   retired: plain('retired'),
   retired_reason: plain('retired_reason'),
   automated_clean: plain('automated_clean'),
+  disable_power_off: plain('disable_power_off'),
   allocation_uuid: () => null,
   network_data: plain('network_data'),
   boot_mode: plain('boot_mode'),

@@ -7,7 +7,7 @@ import type { FieldVersions } from './resource.js';
 
 export const PORT_FIELDS: FieldVersions = {
   uuid: 1, address: 1, node_uuid: 1, extra: 1, created_at: 1, updated_at: 1, internal_info: 18,
-  local_link_connection: 19, pxe_enabled: 19, portgroup_uuid: 24, physical_network: 34, is_smartnic: 53,
+  local_link_connection: 19, pxe_enabled: 19, portgroup_uuid: 24, physical_network: 34, is_smartnic: 53, name: 88,
 };
 export const PORT_DEFAULT_FIELDS = ['uuid', 'address'];
 
@@ -50,6 +50,7 @@ export function portView(p: Port, idx: OwnerIndex, base: string): Record<string,
   return {
     uuid: p.uuid,
     address: p.address,
+    name: p.name,
     node_uuid: idx.nodeUuid(p.node_id),
     portgroup_uuid: idx.portgroupUuid(p.portgroup_id),
     extra: p.extra,
@@ -62,6 +63,20 @@ export function portView(p: Port, idx: OwnerIndex, base: string): Record<string,
     updated_at: p.updated_at,
     links: selfLinks(base, 'ports', p.uuid),
   };
+}
+
+/**
+ * A port as the API shows it at `minor`: {@link portView} without the fields newer than the version.
+ * Below 1.90 a `local_link_connection` holding the OVN VTEP switch keys shows as `{}` (Ironic keeps the
+ * field, whose value that version cannot express).
+ */
+export function portForVersion(p: Port, idx: OwnerIndex, base: string, minor: number): Record<string, unknown> {
+  const view = gate(portView(p, idx, base), PORT_FIELDS, minor);
+  if (minor < 90 && minor >= 19) {
+    const link = p.local_link_connection;
+    if ('vtep-logical-switch' in link || 'vtep-physical-switch' in link) view.local_link_connection = {};
+  }
+  return view;
 }
 
 /** Every field of a port group, plus its `ports` links. */

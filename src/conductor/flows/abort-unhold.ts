@@ -25,6 +25,10 @@ export async function abortAction(task: Task): Promise<void> {
   }
   const text = ABORT_TEXT[state];
   if (!text) throw fail('InvalidStateRequested', `The requested action "abort" can not be performed on node "${task.node.uuid}" while it is in state "${state}".`);
+  // An inspection delegated to another service (the `inspector` interface) is cancelled there first; if
+  // that fails the node stays in inspect wait and the error reaches the caller (as in Ironic).
+  const inspect = task.driver.inspect;
+  if (state === S.INSPECTWAIT && inspect.abort) await inspect.abort(task.driverTask());
   await task.process('abort', { lastError: text });
 }
 

@@ -1,16 +1,21 @@
 /**
  * Out-of-band management calls beyond the boot device: `PUT …/management/inject_nmi` (synchronous, under
  * the node lock), `PUT …/states/boot_mode` (accepted once the node is locked, checked and a worker
- * reserved; the worker sets the mode and records it in `boot_mode`, or writes last_error) and
- * `PUT …/states/secure_boot`. Rules as Ironic's conductor (`inject_nmi`, `change_node_boot_mode`,
- * `utils.node_change_boot_mode`) and API (`NodeStatesController.boot_mode`).
+ * reserved; the worker sets the mode and records it in `boot_mode`, or writes last_error),
+ * `PUT …/states/secure_boot`, and virtual media (`GET` under a shared lock; `POST`/`DELETE …/vmedia`
+ * accepted as the boot mode is, the worker writing a failure to last_error). Rules as Ironic's conductor
+ * (`inject_nmi`, `change_node_boot_mode`, `utils.node_change_boot_mode`, `get_virtual_media`,
+ * `attach_virtual_media`, `detach_virtual_media`, `utils.run_node_action`) and API
+ * (`NodeStatesController.boot_mode`, `NodeVmediaController`).
  */
 import type { Node } from '../../domain/node.js';
 import { TRANSITIONING_STATES } from '../../domain/states.js';
-import { unsupported } from '../../drivers/interfaces/base.js';
-import { BOOT_MODES, type BootMode } from '../../drivers/interfaces/management.js';
+import { unsupported, type DriverTask } from '../../drivers/interfaces/base.js';
+import { BOOT_MODES, type BootMode, type ManagementInterface, type VirtualMediaInfo, type VmediaDeviceType } from '../../drivers/interfaces/management.js';
 import { fail, IngotError, messageOf } from '../../shared/errors.js';
+import type { VirtualMediaAttach } from '../client.js';
 import type { ConductorContext } from '../context.js';
+import { POWER_FAILURE } from '../periodics/power-sync.js';
 import { Task, withTask } from '../task.js';
 
 /** Throws InvalidState (409) while the node is transitioning (Ironic answers 409 Conflict). */
@@ -132,4 +137,130 @@ export async function changeSecureBoot(ctx: ConductorContext, ident: string, _en
     await task.driver.management.validate(dt);
     throw unsupported(dt, 'set_secure_boot_state');
   });
+}
+
+/** A driver failure that is not already an IngotError, as a DriverOperationError naming the operation. */
+function driverFailure(err: unknown, what: string): IngotError {
+  if (err instanceof IngotError) return err;
+  return fail('DriverOperationError', `${what}: ${messageOf(err)}`, { cause: err });
+}
+
+/**
+ * `GET …/vmedia`: the management interface's virtual media, under a shared lock after validating it.
+ * UnsupportedDriverExtension when the interface has none.
+ */
+export async function getVirtualMedia(ctx: ConductorContext, ident: string): Promise<VirtualMediaInfo[]> {
+  return withTask(ctx, ident, { shared: true }, async (task) => {
+    const dt = task.driverTask();
+    const management = task.driver.management;
+    await management.validate(dt);
+    if (!management.getVirtualMedia) throw unsupported(dt, 'get_virtual_media');
+    try {
+      return await management.getVirtualMedia(dt);
+    } catch (err) {
+      throw driverFailure(err, `Failed to get the virtual media of node ${task.node.uuid}`);
+    }
+  });
+}
+
+/** How Ironic prints a device type list in its messages (a Python list, or None). */
+function pythonList(types: readonly string[] | undefined): string {
+  return types === undefined ? 'None' : `[${types.map((t) => `'${t}'`).join(', ')}]`;
+}
+
+/**
+ * Accepts a virtual media job as Ironic's conductor does: under the node lock, management validated
+ * (InvalidParameterValue), refused while the node is in maintenance for a power failure, a worker
+ * reserved (NoFreeConductorWorkers) and last_error cleared; the worker runs `job` still holding the lock
+ * and writes a failure to last_error and the history (`utils.run_node_action`).
+ */
+async function startVmediaJob(
+  ctx: ConductorContext,
+  ident: string,
+  what: { operation: 'attach' | 'detach'; extension: string },
+  job: (management: Required<Pick<ManagementInterface, 'attachVirtualMedia' | 'detachVirtualMedia'>>, d: DriverTask) => Promise<void>,
+  errorText: (node: Readonly<Node>, message: string) => string,
+): Promise<void> {
+  const task = await Task.acquire(ctx, ident);
+  let handedOver = false;
+  try {
+    const dt = task.driverTask();
+    const management = task.driver.management;
+    await management.validate(dt);
+    // NOTE: Ironic accepts the request (204) and lets its base class refuse it in the worker, which ends
+    // in last_error; Ingot refuses at once, as for inject_nmi and boot modes.
+    if (!management.attachVirtualMedia || !management.detachVirtualMedia) throw unsupported(dt, what.extension);
+    const methods = {
+      attachVirtualMedia: management.attachVirtualMedia.bind(management),
+      detachVirtualMedia: management.detachVirtualMedia.bind(management),
+    };
+    if (task.node.maintenance && task.node.fault === POWER_FAILURE) {
+      // NOTE: Ironic raises TemporaryFailure (503) here; Ingot's error table has no such code.
+      throw fail('NodeInMaintenance', `Unable to ${what.operation} virtual media for node ${task.node.uuid} due to power failure state`);
+    }
+    const slot = ctx.pool.reserve(`${what.operation} virtual media ${task.node.uuid}`);
+    try {
+      task.set({ last_error: null });
+      await task.save();
+    } catch (err) {
+      slot.cancel();
+      throw err;
+    }
+    slot.start(async (signal) => {
+      try {
+        await job(methods, task.driverTask(signal));
+        await task.save();
+        ctx.logger.info({ node: task.node.uuid }, `node ${task.node.uuid}: virtual media ${what.operation} done`);
+      } catch (err) {
+        const text = signal.aborted
+          ? `Virtual media ${what.operation} was abandoned: the conductor ${ctx.hostname} stopped. Check the node's virtual media and retry.`
+          : errorText(task.node, messageOf(err));
+        try {
+          task.set({ last_error: text });
+          await task.save();
+          await task.record('management', text, 'ERROR', null);
+        } catch (e2) {
+          ctx.logger.error({ err: e2, node: task.node.uuid }, 'could not record a virtual media failure');
+        }
+      } finally {
+        await task.release();
+      }
+    });
+    handedOver = true;
+  } finally {
+    if (!handedOver) await task.release();
+  }
+}
+
+/**
+ * `POST …/vmedia`: attaches `request.image_url` as a `request.device_type` device in a worker.
+ * `image_download_source` `http` and `local` both hand the URL to the BMC as it is: Ingot has no image
+ * server of its own to re-publish the image from (Ironic's `local` does); `swift` fails in the worker
+ * as there is no Object Storage service to publish to.
+ */
+export async function attachVirtualMedia(ctx: ConductorContext, ident: string, request: VirtualMediaAttach): Promise<void> {
+  const { device_type: deviceType, image_url: imageUrl, image_download_source: source } = request;
+  await startVmediaJob(
+    ctx,
+    ident,
+    { operation: 'attach', extension: 'attach_virtual_media' },
+    async (m, d) => {
+      if (source === 'swift') {
+        throw fail('InvalidParameterValue', 'image_download_source swift needs an Object Storage (Swift) service, which Ingot does not use; use http');
+      }
+      await m.attachVirtualMedia(d, deviceType, imageUrl);
+    },
+    (node, message) => `Could not attach device ${deviceType} to node ${node.uuid}: ${message}`,
+  );
+}
+
+/** `DELETE …/vmedia`: ejects the media of `deviceTypes` (every device when undefined) in a worker. */
+export async function detachVirtualMedia(ctx: ConductorContext, ident: string, deviceTypes?: readonly VmediaDeviceType[]): Promise<void> {
+  await startVmediaJob(
+    ctx,
+    ident,
+    { operation: 'detach', extension: 'detach_virtual_media' },
+    (m, d) => m.detachVirtualMedia(d, deviceTypes),
+    (node, message) => `Could not detach device(s) ${pythonList(deviceTypes)} from node ${node.uuid}: ${message}`,
+  );
 }

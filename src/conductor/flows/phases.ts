@@ -10,6 +10,7 @@ import { isoTime } from '../../shared/clock.js';
 import { addDiscoveredPorts } from '../port-ops.js';
 import type { Task } from '../task.js';
 import { nextStepAfter } from './next-steps.js';
+import { powerOffOrReboot, powerOffUnlessDisabled, powerOnOrReboot, rebootIfKeptOn } from './power.js';
 import { checkAborted, reasonOf } from './run.js';
 import { runSteps, storeSteps, type Step } from './steps.js';
 
@@ -27,8 +28,10 @@ export async function verify(task: Task, signal: AbortSignal): Promise<void> {
 export async function inspect(task: Task, signal: AbortSignal): Promise<void> {
   task.set({ inspection_started_at: isoTime(task.ctx.clock.now()), inspection_finished_at: null });
   await task.save();
-  if (task.driver.inspect.bootsRamdisk) await bootRamdisk(task, signal);
+  // In-band: the inspection is registered before the machine boots the ramdisk, so that data from a fast
+  // ramdisk always finds it (the `inspector` interface starts it on the external service first, as Ironic does).
   const result = await task.driver.inspect.inspectHardware(task.driverTask(signal));
+  if (task.driver.inspect.bootsRamdisk) await bootRamdisk(task, signal);
   if (result === 'wait') {
     await task.process('wait');
     return;
@@ -49,16 +52,14 @@ async function bootRamdisk(task: Task, signal: AbortSignal): Promise<void> {
   await task.setPower('power on');
 }
 
-async function powerOff(task: Task, signal: AbortSignal): Promise<void> {
-  await task.driver.power.setPowerState(task.driverTask(signal), 'power off', task.ctx.config.power_state_change_timeout_s);
-  await task.setPower('power off');
-}
-
-/** Ends cleaning: tear down, power off, then available (automated) or manageable (manual). */
+/**
+ * Ends cleaning: tear down, power off (a node with disable_power_off is rebooted instead, out of the
+ * ramdisk), then available (automated) or manageable (manual).
+ */
 export async function finishCleaning(task: Task, signal: AbortSignal): Promise<void> {
   const manual = task.node.target_provision_state === S.MANAGEABLE;
   await task.driver.deploy.tearDownCleaning(task.driverTask(signal));
-  await powerOff(task, signal);
+  await powerOffOrReboot(task, signal, 'at the end of cleaning');
   checkAborted(signal);
   await task.process(manual ? 'manage' : 'done', { lastError: null });
 }
@@ -85,13 +86,12 @@ export async function clean(task: Task, signal: AbortSignal, manualSteps: Step[]
   await finishCleaning(task, signal);
 }
 
-/** Ends a deployment: boot the instance, tenant network, power on, active. */
+/** Ends a deployment: boot the instance, tenant network, power on (reboot with disable_power_off), active. */
 export async function finishDeploy(task: Task, signal: AbortSignal): Promise<void> {
   const dt = task.driverTask(signal);
   await task.driver.boot.prepareInstance(dt);
   await task.driver.network.configureTenantNetworks(dt);
-  await task.driver.power.setPowerState(dt, 'power on', task.ctx.config.power_state_change_timeout_s);
-  await task.setPower('power on');
+  await powerOnOrReboot(task, signal);
   checkAborted(signal);
   task.set({ conductor_affinity: task.ctx.conductorId, deploy_step: {} });
   await task.process('done', { lastError: null });
@@ -112,15 +112,19 @@ export async function deploy(task: Task, signal: AbortSignal, userSteps: Step[])
   await finishDeploy(task, signal);
 }
 
-/** deleting -> cleaning -> available: power off, tear the instance down, forget it, clean. */
+/**
+ * deleting -> cleaning -> available: power off, tear the instance down, forget it, clean. A node with
+ * disable_power_off stays on and is rebooted once the instance's boot configuration is gone.
+ */
 export async function tearDown(task: Task, signal: AbortSignal): Promise<void> {
   const dt = task.driverTask(signal);
   await task.driver.network.unconfigureTenantNetworks(dt);
-  await powerOff(task, signal);
+  await powerOffUnlessDisabled(task, signal, 'for the tear-down');
   await task.driver.deploy.tearDown(dt);
   await task.driver.boot.cleanUpInstance(dt);
   await task.driver.storage.detachVolumes(dt);
   await task.driver.deploy.cleanUp(dt);
+  await rebootIfKeptOn(task, signal);
   const info = { ...task.node.driver_internal_info };
   for (const key of ['deploy_steps_pending', 'deploy_step_index', 'is_whole_disk_image', 'root_uuid_or_disk_id']) delete info[key];
   task.set({ instance_info: {}, instance_uuid: null, driver_internal_info: info, deploy_step: {}, conductor_affinity: null });

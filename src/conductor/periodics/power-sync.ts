@@ -2,7 +2,8 @@
  * Power-state sync: reads the power of every unlocked node this conductor manages (not in maintenance,
  * not enrolled, not waiting on an agent), a bounded number at once and at most a few per BMC. A mismatch
  * is recorded in the history and either written to the database (the default: the hardware is right) or,
- * with `force_power_state_during_sync`, corrected on the hardware. A node whose BMC fails
+ * with `force_power_state_during_sync`, corrected on the hardware (never for a node with
+ * `disable_power_off`, whose record follows the hardware). A node whose BMC fails
  * `power_state_sync_max_retries` reads in a row goes into maintenance with fault `power failure`; the
  * recovery round takes it out again once its BMC answers.
  */
@@ -69,7 +70,10 @@ async function mismatch(ctx: ConductorContext, node: Node, actual: PowerState, s
   return withTask(ctx, node.uuid, {}, async (task) => {
     const recorded = task.node.power_state;
     if (recorded === actual || task.node.maintenance) return false;
-    if (ctx.config.force_power_state_during_sync && (recorded === 'power on' || recorded === 'power off')) {
+    const force = ctx.config.force_power_state_during_sync && (recorded === 'power on' || recorded === 'power off');
+    // NOTE: like Ironic's do_sync_power_state, a node with disable_power_off is never forced, in either
+    // direction: the hardware is taken as right and only the record follows it.
+    if (force && !task.node.disable_power_off) {
       await task.driver.power.setPowerState(task.driverTask(signal), recorded, ctx.config.power_state_change_timeout_s);
       await task.save();
       await task.record('power', `power state mismatch: Ingot recorded ${recorded}, the hardware was ${actual}; hardware set back to ${recorded}`, 'WARNING', null);
@@ -78,7 +82,8 @@ async function mismatch(ctx: ConductorContext, node: Node, actual: PowerState, s
     task.set({ power_state: actual });
     await task.save();
     if (recorded !== null) {
-      await task.record('power', `power state mismatch: Ingot recorded ${recorded}, the hardware says ${actual}; record updated`, 'WARNING', null);
+      const why = force ? ' (not forced back: disable_power_off is set)' : '';
+      await task.record('power', `power state mismatch: Ingot recorded ${recorded}, the hardware says ${actual}; record updated${why}`, 'WARNING', null);
     }
     return true;
   });

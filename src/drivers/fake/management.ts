@@ -1,14 +1,39 @@
 /**
  * Fake management: boot device and boot mode kept in driver_internal_info (`fake_boot_device`,
  * `fake_boot_device_persistent`, `fake_boot_mode`), PXE and disk supported, both boot modes; every
- * NMI is counted in `fake_nmi_count`.
+ * NMI is counted in `fake_nmi_count`. Virtual media: one device per type (a CD/DVD, a floppy, a USB
+ * stick) whose image URLs are kept in `fake_vmedia` ({device type: URL}).
+ *
+ * NOTE: Ironic's fake management has no virtual media (its base class refuses it); Ingot's fake keeps
+ * the state so that the vmedia API can be exercised without a BMC.
  */
-import type { BootDevice } from '../../domain/node.js';
+import type { BootDevice, JsonObject } from '../../domain/node.js';
 import { fail } from '../../shared/errors.js';
-import { BOOT_MODES, type BootMode, type ManagementInterface } from '../interfaces/management.js';
+import type { DriverTask } from '../interfaces/base.js';
+import { BOOT_MODES, VMEDIA_DEVICE_TYPES, type BootMode, type ManagementInterface, type VmediaDeviceType } from '../interfaces/management.js';
 import { delayProperty, fakeDelay, validateDelay } from './delay.js';
 
 const DEVICES: BootDevice[] = ['pxe', 'disk'];
+
+/** The Redfish MediaTypes each fake virtual device reports, in the order `getVirtualMedia` lists them. */
+const VMEDIA_SLOTS: ReadonlyArray<[VmediaDeviceType, string[]]> = [['cdrom', ['CD', 'DVD']], ['floppy', ['Floppy']], ['disk', ['USBStick']]];
+
+/** The inserted image URL per device type. */
+function fakeVmedia(task: DriverTask): Partial<Record<VmediaDeviceType, string>> {
+  const raw = task.node.driver_internal_info['fake_vmedia'];
+  const out: Partial<Record<VmediaDeviceType, string>> = {};
+  if (typeof raw === 'object' && raw !== null && !Array.isArray(raw)) {
+    for (const [k, v] of Object.entries(raw)) if (VMEDIA_DEVICE_TYPES.includes(k as VmediaDeviceType) && typeof v === 'string') out[k as VmediaDeviceType] = v;
+  }
+  return out;
+}
+
+function saveVmedia(task: DriverTask, media: Partial<Record<VmediaDeviceType, string>>): void {
+  const info: JsonObject = { ...task.node.driver_internal_info };
+  if (Object.keys(media).length === 0) delete info['fake_vmedia'];
+  else info['fake_vmedia'] = media;
+  task.update({ driver_internal_info: info });
+}
 
 export function fakeManagement(): ManagementInterface {
   return {
@@ -49,6 +74,29 @@ export function fakeManagement(): ManagementInterface {
       await fakeDelay(task, 'management');
       if (!BOOT_MODES.includes(mode)) throw fail('InvalidParameterValue', `Invalid boot mode ${String(mode)} specified; use ${BOOT_MODES.join(' or ')}.`);
       task.update({ driver_internal_info: { ...task.node.driver_internal_info, fake_boot_mode: mode } });
+    },
+    async getVirtualMedia(task) {
+      await fakeDelay(task, 'management');
+      const media = fakeVmedia(task);
+      return VMEDIA_SLOTS.map(([type, mediaTypes]) => ({ media_types: [...mediaTypes], inserted: media[type] !== undefined, image: media[type] ?? null }));
+    },
+    async attachVirtualMedia(task, deviceType, imageUrl) {
+      await fakeDelay(task, 'management');
+      if (!VMEDIA_DEVICE_TYPES.includes(deviceType)) {
+        throw fail('InvalidParameterValue', `Invalid virtual media device type ${String(deviceType)}; use one of ${VMEDIA_DEVICE_TYPES.join(', ')}.`);
+      }
+      const media = fakeVmedia(task);
+      const current = media[deviceType];
+      if (current === imageUrl) return;
+      // As the redfish interface: an occupied device is not taken over; the user detaches first.
+      if (current !== undefined) throw fail('InvalidParameterValue', `No suitable virtual media device found (the fake ${deviceType} holds ${current}).`);
+      saveVmedia(task, { ...media, [deviceType]: imageUrl });
+    },
+    async detachVirtualMedia(task, deviceTypes) {
+      await fakeDelay(task, 'management');
+      const media = fakeVmedia(task);
+      for (const type of deviceTypes ?? VMEDIA_DEVICE_TYPES) delete media[type];
+      saveVmedia(task, media);
     },
   };
 }

@@ -5,7 +5,7 @@ import type { DiscoveredPort, DriverTask } from './base.js';
 /** A complete node record of `fake-hardware` with `overrides`. */
 export function sampleNode(overrides: Partial<Node> = {}): Node {
   return {
-    id: 1, uuid: '1be26c0b-03f2-4d2e-ae87-c02d7f33c123', name: 'node-0', driver: 'fake-hardware', driver_info: {}, driver_internal_info: {},
+    id: 1, uuid: '1be26c0b-03f2-4d2e-ae87-c02d7f33c123', name: 'node-0', driver: 'fake-hardware', driver_info: {}, driver_internal_info: {}, disable_power_off: false,
     properties: {}, instance_info: {}, instance_uuid: null, chassis_id: null, extra: {}, owner: null, lessee: null, description: null,
     resource_class: null, conductor_group: '', shard: null, parent_node: null, conductor_affinity: null, power_state: null,
     target_power_state: null, provision_state: 'manageable', target_provision_state: null, provision_updated_at: null, maintenance: false,

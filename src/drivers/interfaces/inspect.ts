@@ -10,4 +10,6 @@ export interface InspectInterface extends DriverInterface {
   readonly bootsRamdisk?: boolean;
   /** Inspects; `wait` means results arrive later (the agent calls back). */
   inspectHardware(task: DriverTask): Promise<AsyncResult>;
+  /** Cancels an inspection running elsewhere (an external inspector) when the node's inspect wait is aborted. */
+  abort?(task: DriverTask): Promise<void>;
 }

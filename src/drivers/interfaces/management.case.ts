@@ -47,6 +47,51 @@ export function managementConformance(label: string, make: () => ManagementInter
       if (opts.refusesOptional) expect(present[0] && typeof m.injectNmi === 'function').toBe(true);
     });
 
+    it('has the virtual media methods all together or none of them', () => {
+      const m = make();
+      const present = [m.getVirtualMedia, m.attachVirtualMedia, m.detachVirtualMedia].map((f) => typeof f === 'function');
+      expect(new Set(present).size).toBe(1);
+    });
+
+    const vmProbe = make();
+    if (vmProbe.getVirtualMedia && vmProbe.attachVirtualMedia && vmProbe.detachVirtualMedia) {
+      type WithVmedia = Required<Pick<ManagementInterface, 'getVirtualMedia' | 'attachVirtualMedia' | 'detachVirtualMedia'>>;
+      const withVmedia = () => make() as WithVmedia;
+      const cdOf = async (m: WithVmedia, task: ReturnType<typeof sampleTask>) =>
+        (await m.getVirtualMedia(task)).find((d) => d.media_types.includes('CD') || d.media_types.includes('DVD'));
+      const iso = 'http://127.0.0.1:8080/conformance.iso';
+
+      it('attaches a CD image (twice is fine), keeps it through a floppy detach and detaches it', async () => {
+        const m = withVmedia();
+        const task = sampleTask(opts.nodeFields);
+        await m.detachVirtualMedia(task);
+        try {
+          await m.attachVirtualMedia(task, 'cdrom', iso);
+          await m.attachVirtualMedia(task, 'cdrom', iso);
+          if (opts.remembers) expect(await cdOf(m, task)).toMatchObject({ inserted: true, image: iso });
+          await m.detachVirtualMedia(task, ['floppy']);
+          if (opts.remembers) expect(await cdOf(m, task)).toMatchObject({ inserted: true, image: iso });
+          await m.detachVirtualMedia(task, ['cdrom']);
+          if (opts.remembers) expect((await cdOf(m, task))?.inserted).toBe(false);
+        } finally {
+          await m.detachVirtualMedia(task);
+        }
+      });
+
+      it('does not take over a device holding another image (InvalidParameterValue)', async () => {
+        const m = withVmedia();
+        const task = sampleTask(opts.nodeFields);
+        await m.detachVirtualMedia(task);
+        try {
+          await m.attachVirtualMedia(task, 'cdrom', iso);
+          await expect(m.attachVirtualMedia(task, 'cdrom', 'http://127.0.0.1:8080/other.iso')).rejects.toMatchObject({ code: 'InvalidParameterValue' });
+          if (opts.remembers) expect(await cdOf(m, task)).toMatchObject({ inserted: true, image: iso });
+        } finally {
+          await m.detachVirtualMedia(task);
+        }
+      });
+    }
+
     if (opts.refusesOptional) {
       it('refuses NMI and boot modes with UnsupportedDriverExtension', async () => {
         const m = make();

@@ -13,6 +13,27 @@ export type BootMode = 'uefi' | 'bios';
 export const BOOT_MODES: readonly BootMode[] = ['bios', 'uefi'];
 
 /**
+ * Virtual media device types as Ironic names them (`boot_devices.VMEDIA_DEVICES`): a USB stick (`disk`),
+ * a CD/DVD (`cdrom`) or a floppy.
+ */
+export type VmediaDeviceType = 'disk' | 'cdrom' | 'floppy';
+
+/** Every virtual media device type, in Ironic's order (its error messages list them so). */
+export const VMEDIA_DEVICE_TYPES: readonly VmediaDeviceType[] = ['disk', 'cdrom', 'floppy'];
+
+/**
+ * One virtual media device of the machine as `GET /v1/nodes/{node}/vmedia` (1.93) lists it: Ironic's
+ * redfish `get_vmedia` keys, with the Redfish MediaTypes (`CD`, `DVD`, `Floppy`, `USBStick`, …).
+ */
+export interface VirtualMediaInfo {
+  media_types: string[];
+  /** Whether media is inserted; null when the BMC does not say. */
+  inserted: boolean | null;
+  /** URL of the inserted image; null when none. */
+  image: string | null;
+}
+
+/**
  * Boot device and other out-of-band management of a machine.
  *
  * The optional methods are Ironic's optional management calls: an implementation without them does not
@@ -33,4 +54,14 @@ export interface ManagementInterface extends DriverInterface {
   setBootMode?(task: DriverTask, mode: BootMode): Promise<void>;
   /** The boot modes `setBootMode` accepts; answered without talking to the BMC. */
   getSupportedBootModes?(task: DriverTask): Promise<BootMode[]>;
+
+  /** The machine's virtual media devices and what is inserted in them (Ironic's `get_virtual_media`). */
+  getVirtualMedia?(task: DriverTask): Promise<VirtualMediaInfo[]>;
+  /**
+   * Inserts `imageUrl` into a free virtual device of `deviceType`, write-protected; nothing to do when the
+   * same image is inserted already. InvalidParameterValue when no device of that type is free.
+   */
+  attachVirtualMedia?(task: DriverTask, deviceType: VmediaDeviceType, imageUrl: string): Promise<void>;
+  /** Ejects the media of the listed device types, or of every device when `deviceTypes` is undefined. */
+  detachVirtualMedia?(task: DriverTask, deviceTypes?: readonly VmediaDeviceType[]): Promise<void>;
 }

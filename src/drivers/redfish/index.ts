@@ -9,4 +9,4 @@ export { RedfishClientPool, type RedfishPoolOptions } from './pool.js';
 export { redfishPower } from './power.js';
 export { DEFAULT_REDFISH_SETTINGS, redfishSettings, type RedfishSettings } from './settings.js';
 export type { RedfishInterfaceOptions } from './system.js';
-export { ejectMedia, insertMedia, type VirtualMediaDevice } from './virtual-media.js';
+export { attachVirtualMedia, detachVirtualMedia, ejectMedia, insertMedia, listVirtualMedia, type VirtualMediaDevice } from './virtual-media.js';

@@ -1,4 +1,7 @@
-/** The `redfish` management interface against a small in-process Redfish BMC: conformance, boot mode and NMI. */
+/**
+ * The `redfish` management interface against a small in-process Redfish BMC: conformance, boot mode, NMI
+ * and virtual media (one CD device in the system's own VirtualMedia, changed by PATCH only).
+ */
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../domain/node.js';
@@ -13,11 +16,17 @@ interface Bmc {
   info: JsonObject;
   boot: Record<string, string>;
   resets: string[];
+  /** The system's one virtual CD. */
+  cd: { Image: string | null; Inserted: boolean };
 }
+
+const CD = '/redfish/v1/Systems/s1/VirtualMedia/Cd';
 
 async function startBmc(modes: string[], resets: string[], info: JsonObject = {}): Promise<Bmc> {
   const app = Fastify();
-  const bmc: Bmc = { app, info, boot: { BootSourceOverrideTarget: 'None', BootSourceOverrideEnabled: 'Disabled', BootSourceOverrideMode: 'Legacy' }, resets: [] };
+  const bmc: Bmc = {
+    app, info, boot: { BootSourceOverrideTarget: 'None', BootSourceOverrideEnabled: 'Disabled', BootSourceOverrideMode: 'Legacy' }, resets: [], cd: { Image: null, Inserted: false },
+  };
   app.get('/redfish/v1/', async () => ({ Systems: { '@odata.id': '/redfish/v1/Systems' } }));
   app.get('/redfish/v1/Systems', async () => ({ Members: [{ '@odata.id': '/redfish/v1/Systems/s1' }] }));
   app.get('/redfish/v1/Systems/s1', async () => ({
@@ -25,7 +34,15 @@ async function startBmc(modes: string[], resets: string[], info: JsonObject = {}
     PowerState: 'On',
     Boot: { ...bmc.boot, 'BootSourceOverrideTarget@Redfish.AllowableValues': ['Pxe', 'Hdd'], 'BootSourceOverrideMode@Redfish.AllowableValues': modes },
     Actions: { '#ComputerSystem.Reset': { target: '/redfish/v1/Systems/s1/Actions/ComputerSystem.Reset', 'ResetType@Redfish.AllowableValues': resets } },
+    VirtualMedia: { '@odata.id': '/redfish/v1/Systems/s1/VirtualMedia' },
   }));
+  app.get('/redfish/v1/Systems/s1/VirtualMedia', async () => ({ Members: [{ '@odata.id': CD }] }));
+  app.get(CD, async () => ({ '@odata.id': CD, Id: 'Cd', MediaTypes: ['DVD'], ...bmc.cd }));
+  app.patch(CD, async (req, reply) => {
+    const body = req.body as { Image?: string | null; Inserted?: boolean };
+    bmc.cd = { Image: body.Image ?? null, Inserted: body.Inserted ?? body.Image !== null };
+    return reply.code(204).send();
+  });
   app.post('/redfish/v1/Systems/s1/Actions/ComputerSystem.Reset', async (req, reply) => {
     bmc.resets.push((req.body as { ResetType: string }).ResetType);
     return reply.code(204).send();
@@ -81,5 +98,22 @@ describe('redfish management: boot mode and NMI', () => {
     await expect(m.setBootMode?.(task, 'bios')).rejects.toMatchObject({ code: 'InvalidParameterValue', message: expect.stringContaining('does not support boot mode bios') });
     await expect(m.injectNmi?.(task)).rejects.toMatchObject({ code: 'DriverOperationError', status: 500, message: expect.stringContaining('cannot inject an NMI') });
     expect(uefiOnly?.resets).toEqual([]);
+  });
+});
+
+describe('redfish management: virtual media', () => {
+  it('lists the system\u2019s own devices and inserts a CD into a DVD-only device by PATCH, write-protected', async () => {
+    const m = redfishManagement({ pool });
+    const task = sampleTask({ driver: 'redfish', driver_info: fullInfo });
+    await m.attachVirtualMedia?.(task, 'cdrom', 'http://10.0.0.1/a.iso');
+    expect(full?.cd).toEqual({ Image: 'http://10.0.0.1/a.iso', Inserted: true });
+    expect(await m.getVirtualMedia?.(task)).toEqual([{ media_types: ['DVD'], inserted: true, image: 'http://10.0.0.1/a.iso' }]);
+    await expect(m.attachVirtualMedia?.(task, 'floppy', 'http://10.0.0.1/f.img')).rejects.toMatchObject({
+      code: 'InvalidParameterValue', message: expect.stringContaining('No suitable virtual media device found (no free Floppy device'),
+    });
+    await m.detachVirtualMedia?.(task, ['disk']);
+    expect(full?.cd.Inserted).toBe(true);
+    await m.detachVirtualMedia?.(task);
+    expect(full?.cd).toEqual({ Image: null, Inserted: false });
   });
 });

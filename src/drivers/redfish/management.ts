@@ -1,7 +1,8 @@
 /**
  * Redfish management (`management_interface = redfish`): the one-time or persistent boot device through
  * ComputerSystem.Boot (BootSourceOverrideTarget/Enabled/Mode), plus the boot mode and NMI that the
- * virtual-media boot interface and vendor passthru use. Mapping as Ironic's `redfish/management.py`.
+ * virtual-media boot interface and vendor passthru use, and the virtual media of the vmedia API (device
+ * types `cdrom`/`floppy`/`disk` as MediaTypes CD/Floppy/USBStick). Mapping as Ironic's `redfish/management.py`.
  */
 import type { BootDevice, Node } from '../../domain/node.js';
 import { fail, IngotError } from '../../shared/errors.js';
@@ -10,6 +11,7 @@ import { BOOT_MODES, type BootDeviceResult, type BootMode, type ManagementInterf
 import type { RedfishResource } from './client.js';
 import { parseRedfishDriverInfo, REDFISH_PROPERTIES } from './driver-info.js';
 import { allowedResetTypes, noResetType, openSystem, readSystem, resetSystem, type RedfishInterfaceOptions } from './system.js';
+import { attachVirtualMedia, detachVirtualMedia, listVirtualMedia } from './virtual-media.js';
 
 /** Ingot boot devices by Redfish BootSourceOverrideTarget. */
 const FROM_REDFISH: Readonly<Record<string, BootDevice>> = { Pxe: 'pxe', Hdd: 'disk', Cd: 'cdrom', BiosSetup: 'bios', Floppy: 'floppy' };
@@ -94,8 +96,8 @@ export async function injectNmi(task: DriverTask, opts: RedfishInterfaceOptions)
 }
 
 /**
- * The `redfish` management interface: boot device, boot mode (BootSourceOverrideMode) and NMI
- * (ResetType Nmi) over the conductor's Redfish clients.
+ * The `redfish` management interface: boot device, boot mode (BootSourceOverrideMode), NMI
+ * (ResetType Nmi) and virtual media (VirtualMedia InsertMedia/EjectMedia) over the conductor's Redfish clients.
  */
 export function redfishManagement(opts: RedfishInterfaceOptions): ManagementInterface {
   return {
@@ -139,5 +141,8 @@ export function redfishManagement(opts: RedfishInterfaceOptions): ManagementInte
     getSupportedBootModes: async () => [...BOOT_MODES],
     getBootMode: (task) => getBootMode(task, opts),
     setBootMode: (task, mode) => setBootMode(task, mode, opts),
+    getVirtualMedia: (task) => listVirtualMedia(task, opts),
+    attachVirtualMedia: (task, deviceType, imageUrl) => attachVirtualMedia(task, imageUrl, deviceType, opts),
+    detachVirtualMedia: (task, deviceTypes) => detachVirtualMedia(task, deviceTypes, opts),
   };
 }

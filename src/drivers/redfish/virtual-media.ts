@@ -2,11 +2,15 @@
  * Virtual media of a node's BMC: insert an image URL as a virtual CD or floppy/USB stick, and eject it.
  * Uses the VirtualMedia collection of the system's managers (Links.ManagedBy), else the system's own
  * (ComputerSystem.v1_13+); the InsertMedia/EjectMedia actions when offered, else PATCH of Image/Inserted
- * as older services need (sushy does the same).
+ * as older services need (sushy does the same). `insertMedia`/`ejectMedia` serve the boot interfaces;
+ * `listVirtualMedia`/`attachVirtualMedia`/`detachVirtualMedia` serve the vmedia API (`…/vmedia`, 1.89 and
+ * 1.93) with Ironic's device choice (`redfish/boot.py` `_insert_vmedia`, `_eject_vmedia`, `get_vmedia`).
  */
 import { fail } from '../../shared/errors.js';
 import type { DriverTask } from '../interfaces/base.js';
+import type { VirtualMediaInfo, VmediaDeviceType } from '../interfaces/management.js';
 import { odataId, type RedfishResource } from './client.js';
+import { RedfishError } from './errors.js';
 import { openSystem, readMembers, readSystem, type RedfishInterfaceOptions, type SystemHandle } from './system.js';
 
 /** Which kind of virtual device: `cd` (CD/DVD) or `floppy` (floppy or USB stick). */
@@ -24,26 +28,38 @@ interface MediaSlot {
   body: RedfishResource;
 }
 
-/** Every VirtualMedia resource reachable from the system. */
-async function mediaSlots(h: SystemHandle): Promise<MediaSlot[]> {
-  const system = await readSystem(h);
-  const links = isRecord(system['Links']) ? system['Links'] : {};
-  const managers = Array.isArray(links['ManagedBy']) ? links['ManagedBy'].map(odataId).filter((m): m is string => m !== null) : [];
-  const collections: string[] = [];
-  for (const m of managers) {
-    const vm = odataId((await h.client.get(m, h.signal))['VirtualMedia']);
-    if (vm) collections.push(vm);
-  }
-  const own = odataId(system['VirtualMedia']);
-  if (own) collections.push(own);
+/** The virtual media devices of the system itself (null when it has no VirtualMedia) and of each of its managers. */
+interface MediaResources {
+  system: MediaSlot[] | null;
+  managers: MediaSlot[][];
+}
+
+async function slotsOf(h: SystemHandle, collection: string): Promise<MediaSlot[]> {
   const slots: MediaSlot[] = [];
-  for (const c of collections) {
-    for (const body of await readMembers(h, c)) {
-      const path = odataId(body);
-      if (path) slots.push({ path, body });
-    }
+  for (const body of await readMembers(h, collection)) {
+    const path = odataId(body);
+    if (path) slots.push({ path, body });
   }
   return slots;
+}
+
+async function mediaResources(h: SystemHandle): Promise<MediaResources> {
+  const system = await readSystem(h);
+  const links = isRecord(system['Links']) ? system['Links'] : {};
+  const managerPaths = Array.isArray(links['ManagedBy']) ? links['ManagedBy'].map(odataId).filter((m): m is string => m !== null) : [];
+  const managers: MediaSlot[][] = [];
+  for (const m of managerPaths) {
+    const vm = odataId((await h.client.get(m, h.signal))['VirtualMedia']);
+    if (vm) managers.push(await slotsOf(h, vm));
+  }
+  const own = odataId(system['VirtualMedia']);
+  return { system: own ? await slotsOf(h, own) : null, managers };
+}
+
+/** Every VirtualMedia resource reachable from the system: the managers' first, then the system's own. */
+async function mediaSlots(h: SystemHandle): Promise<MediaSlot[]> {
+  const r = await mediaResources(h);
+  return [...r.managers.flat(), ...(r.system ?? [])];
 }
 
 function slotsFor(slots: MediaSlot[], device: VirtualMediaDevice): MediaSlot[] {
@@ -86,5 +102,91 @@ export async function ejectMedia(task: DriverTask, device: VirtualMediaDevice | 
   const slots = device ? slotsFor(all, device) : all;
   for (const slot of slots) {
     if (slot.body['Inserted'] === true || (typeof slot.body['Image'] === 'string' && slot.body['Image'] !== '')) await eject(h, slot);
+  }
+}
+
+/** The Redfish MediaType each Ironic device type goes to (Ironic's redfish `VMEDIA_DEVICES_MAP`). */
+const VMEDIA_MEDIA_TYPE: Readonly<Record<VmediaDeviceType, string>> = { cdrom: 'CD', floppy: 'Floppy', disk: 'USBStick' };
+
+/**
+ * Whether `slot` takes media of `mediaType`. NOTE: a CD is also accepted by a device that only lists
+ * DVD (Cisco UCS B/X blades do; Ironic bugs 2031595 and 2039042).
+ */
+function takes(slot: MediaSlot, mediaType: string): boolean {
+  const types = Array.isArray(slot.body['MediaTypes']) ? slot.body['MediaTypes'] : [];
+  return types.includes(mediaType) || (mediaType === 'CD' && types.includes('DVD'));
+}
+
+/** The error when no virtual media device of the machine can be used (Ironic's wording first). */
+function noDevice(h: SystemHandle, what: string): never {
+  throw fail('InvalidParameterValue', `No suitable virtual media device found (${what} on Redfish BMC ${h.client.bmc} system ${h.path}).`);
+}
+
+/**
+ * The virtual media devices `GET …/vmedia` lists, chosen as Ironic's redfish `get_vmedia` does: the
+ * system's own VirtualMedia when the system has a collection, else the first manager that has devices.
+ * InvalidParameterValue when there are none.
+ */
+export async function listVirtualMedia(task: DriverTask, opts: RedfishInterfaceOptions): Promise<VirtualMediaInfo[]> {
+  const h = await openSystem(task, opts);
+  const r = await mediaResources(h);
+  const slots = r.system ?? r.managers.find((m) => m.length > 0) ?? [];
+  if (slots.length === 0) noDevice(h, 'no VirtualMedia members');
+  return slots.map(({ body }) => ({
+    media_types: Array.isArray(body['MediaTypes']) ? body['MediaTypes'].filter((t): t is string => typeof t === 'string') : [],
+    inserted: typeof body['Inserted'] === 'boolean' ? body['Inserted'] : null,
+    image: typeof body['Image'] === 'string' ? body['Image'] : null,
+  }));
+}
+
+/**
+ * Attaches `url` as Ironic's `attach_virtual_media` does: in the system's own devices when it has a
+ * collection, else in the managers' (in order), the first device that takes `deviceType` and holds no
+ * other image gets it, write-protected; a device holding this very image already means done. A device
+ * the BMC refuses with 400 or 405 is skipped for the next one. InvalidParameterValue when none took it.
+ */
+export async function attachVirtualMedia(task: DriverTask, url: string, deviceType: VmediaDeviceType, opts: RedfishInterfaceOptions): Promise<void> {
+  const h = await openSystem(task, opts);
+  const mediaType = VMEDIA_MEDIA_TYPE[deviceType];
+  const r = await mediaResources(h);
+  const errors: string[] = [];
+  for (const slots of r.system !== null ? [r.system] : r.managers) {
+    for (const slot of slots) {
+      if (!takes(slot, mediaType)) continue;
+      // NOTE: unlike the boot interfaces, an occupied device is not ejected: the API user detaches first.
+      if (slot.body['Inserted'] === true) {
+        if (slot.body['Image'] === url) return;
+        continue;
+      }
+      try {
+        const target = actionTarget(slot.body, 'InsertMedia');
+        if (target) await h.client.post(target, { Image: url, Inserted: true, WriteProtected: true }, h.signal);
+        else await h.client.patch(slot.path, { Image: url, Inserted: true, WriteProtected: true }, h.signal);
+        return;
+      } catch (err) {
+        if (err instanceof RedfishError && (err.httpStatus === 400 || err.httpStatus === 405)) {
+          errors.push(err.message);
+          continue;
+        }
+        throw err;
+      }
+    }
+  }
+  if (errors.length === 1) throw fail('InvalidParameterValue', `All virtual media mount attempts failed. Error encountered: ${errors[0]}`);
+  if (errors.length > 1) throw fail('InvalidParameterValue', `All virtual media mount attempts failed. First error: ${errors[0]}. Final error: ${errors[errors.length - 1]}`);
+  noDevice(h, `no free ${mediaType} device`);
+}
+
+/**
+ * Detaches as Ironic's `detach_virtual_media` does: ejects every inserted device of the system and of
+ * its managers that takes one of `deviceTypes`, or every inserted device when `deviceTypes` is undefined.
+ */
+export async function detachVirtualMedia(task: DriverTask, deviceTypes: readonly VmediaDeviceType[] | undefined, opts: RedfishInterfaceOptions): Promise<void> {
+  const h = await openSystem(task, opts);
+  const r = await mediaResources(h);
+  const types = deviceTypes?.map((t) => VMEDIA_MEDIA_TYPE[t]);
+  for (const slot of [...(r.system ?? []), ...r.managers.flat()]) {
+    if (types && !types.some((t) => takes(slot, t))) continue;
+    if (slot.body['Inserted'] === true) await eject(h, slot);
   }
 }

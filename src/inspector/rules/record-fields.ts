@@ -17,7 +17,7 @@ const NODE_FIELD_MAP: Record<keyof Node, true> = {
   boot_interface: true, console_interface: true, deploy_interface: true, firmware_interface: true,
   inspect_interface: true, management_interface: true, network_interface: true, power_interface: true,
   raid_interface: true, rescue_interface: true, storage_interface: true, vendor_interface: true, traits: true,
-  created_at: true, updated_at: true, version: true,
+  disable_power_off: true, created_at: true, updated_at: true, version: true,
 };
 
 const PORT_FIELD_MAP: Record<keyof Port, true> = {

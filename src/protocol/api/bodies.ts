@@ -37,6 +37,7 @@ export const NodeCreateBody = Type.Object(
     chassis_uuid: str(),
     conductor_group: str(),
     console_enabled: boolish(),
+    disable_power_off: boolish(),
     description: Type.Optional(nullable(Type.String({ maxLength: 4096 }))),
     driver: Type.String(),
     driver_info: dict(),

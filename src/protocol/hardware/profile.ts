@@ -39,4 +39,16 @@ export interface NicProfile {
   speed_mbps: number;
   /** True for the NIC the machine network-boots from. */
   pxe_enabled: boolean;
+  /** The switch port the NIC is cabled to, as its LLDP announcements would say (absent: no LLDP heard). */
+  switch_port?: SwitchPort;
+}
+
+/** A switch port seen over LLDP. */
+export interface SwitchPort {
+  /** The switch's chassis MAC address (LLDP Chassis ID, subtype MAC address). */
+  switch_id: string;
+  /** The port's interface name (LLDP Port ID, subtype interface name), e.g. `Ethernet1/7`. */
+  port_id: string;
+  /** The switch's system name (LLDP System Name). */
+  switch_name: string;
 }

@@ -1,0 +1,58 @@
+/**
+ * In-band inspection delegated to a separate ironic-inspector service (Ironic's `inspector` inspect
+ * interface, `ironic/drivers/modules/inspector/interface.py` `Inspector`). Ingot manages the boot, as
+ * Ironic does when its boot interface can: the conductor sets a one-time network boot and reboots the
+ * machine into the ramdisk (`bootsRamdisk`), and this interface asks the inspector to expect it
+ * (`POST /v1/introspection/{uuid}?manage_boot=false`). The ramdisk posts its inventory to the inspector's
+ * `/v1/continue`; the inspector looks the node up by its BMC address and port MACs, runs its hooks and
+ * writes the results (properties, ports) back through Ingot's REST API. The conductor's
+ * `inspector-status` periodic task polls the inspector and ends the inspection; `abort` cancels it there.
+ */
+import type { DriverTask } from '../interfaces/base.js';
+import type { InspectInterface } from '../interfaces/inspect.js';
+import { fail } from '../../shared/errors.js';
+import type { InspectorClient } from './client.js';
+
+/** The `inspector` inspect interface: an {@link InspectInterface} backed by an ironic-inspector service. */
+export interface InspectorInspect extends InspectInterface {
+  readonly name: 'inspector';
+  /** The service's client; null when `[inspector] service_url` is empty (validate fails then). */
+  readonly service: InspectorClient | null;
+  /** Cancels the introspection at the inspector (the conductor's `abort` in `inspect wait`). */
+  abort(task: DriverTask): Promise<void>;
+}
+
+/** Builds the interface over `service` (the conductor's shared client, or null when none is configured). */
+export function inspectorInspect(opts: { service: InspectorClient | null }): InspectorInspect {
+  const { service } = opts;
+  const required = (): InspectorClient => {
+    if (service) return service;
+    throw fail(
+      'InvalidParameterValue',
+      'The "inspector" inspect interface needs an ironic-inspector service, but [inspector] service_url is not set in the conductor configuration (e.g. http://10.0.0.5:5050). Set it, or choose another inspect_interface ("agent" inspects in band without a separate service).',
+    );
+  };
+  return {
+    name: 'inspector',
+    properties: {},
+    service,
+    bootsRamdisk: true,
+    validate: () => {
+      required();
+    },
+    async inspectHardware(task) {
+      // Boot is managed by Ingot (bootsRamdisk), so the inspector must not touch power or boot device.
+      await required().start(task.node.uuid, { manageBoot: false }, task.signal);
+      return 'wait';
+    },
+    async abort(task) {
+      // A 404 means the inspector holds no introspection of the node: nothing left to cancel there.
+      await required().abort(task.node.uuid, task.signal);
+    },
+  };
+}
+
+/** True when `inspect` is the `inspector` interface (the status periodic and abort look for it). */
+export function isInspectorInspect(inspect: InspectInterface): inspect is InspectorInspect {
+  return inspect.name === 'inspector' && 'service' in inspect && typeof (inspect as Partial<InspectorInspect>).abort === 'function';
+}
