@@ -7,7 +7,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import type { StoreDialect } from '../../src/db/dialect.js';
 import { openStore } from '../../src/db/open-store.js';
+import { openPostgresDialect } from '../../src/db/postgres-dialect.js';
+import { openSqliteDialect } from '../../src/db/sqlite-dialect.js';
 import type { Store } from '../../src/db/store.js';
 
 export const DIALECTS = ['sqlite', 'postgres'] as const;
@@ -79,4 +82,40 @@ export async function openTestStore(dialect: Dialect): Promise<TestStore> {
       }
     },
   });
+}
+
+/** A fresh, empty (unmigrated) database: how to open its dialect, how a store opens it, how to drop it. */
+export interface EmptyDatabase {
+  open(): Promise<StoreDialect>;
+  store: Parameters<typeof openStore>[0];
+  drop(): Promise<void>;
+}
+
+/** An empty database on `dialect`, for migration tests. */
+export async function emptyDatabase(dialect: Dialect): Promise<EmptyDatabase> {
+  if (dialect === 'sqlite') {
+    const dir = tempDataDir();
+    return {
+      open: async () => openSqliteDialect({ dataDir: dir, busyTimeoutMs: 1000 }),
+      store: { dataDir: dir },
+      drop: async () => rmSync(dir, { recursive: true, force: true }),
+    };
+  }
+  const admin = testPgUrl();
+  const name = `ingot_test_mig_${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+  const run = async (statement: string) => {
+    const client = await adminClient(admin);
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end().catch(() => {});
+    }
+  };
+  await run(`CREATE DATABASE "${name}"`);
+  const url = withDatabase(admin, name);
+  return {
+    open: () => openPostgresDialect({ url, poolSize: 2 }),
+    store: { url, poolSize: 2 },
+    drop: () => run(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+  };
 }

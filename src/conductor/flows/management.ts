@@ -17,6 +17,7 @@ import type { VirtualMediaAttach } from '../client.js';
 import type { ConductorContext } from '../context.js';
 import { POWER_FAILURE } from '../periodics/power-sync.js';
 import { Task, withTask } from '../task.js';
+import { reserveWorker, startNodeAction } from './run.js';
 
 /** Throws InvalidState (409) while the node is transitioning (Ironic answers 409 Conflict). */
 export function refuseWhileTransitioning(node: Readonly<Node>, what: 'boot mode' | 'secure boot state'): void {
@@ -81,17 +82,13 @@ export async function changeBootMode(ctx: ConductorContext, ident: string, mode:
     if (!supported.includes(mode)) {
       throw fail('InvalidParameterValue', `Boot mode ${mode} is not supported by the management interface "${management.name}" of node ${task.node.uuid}. Supported: ${supported.join(', ')}.`);
     }
-    const slot = ctx.pool.reserve(`boot mode ${mode} ${task.node.uuid}`);
-    try {
-      task.set({ last_error: null });
-      await task.save();
-    } catch (err) {
-      slot.cancel();
-      throw err;
-    }
-    slot.start(async (signal) => {
-      const before = task.node.boot_mode;
-      try {
+    const slot = await reserveWorker(task, `boot mode ${mode} ${task.node.uuid}`, { last_error: null });
+    const before = task.node.boot_mode;
+    startNodeAction(task, slot, {
+      eventType: 'management',
+      abandoned: `Boot mode change to "${mode}" was abandoned: the conductor ${ctx.hostname} stopped. Check the boot mode and retry.`,
+      describe: (err) => `Failed to change boot mode to '${mode}': ${messageOf(err)}`,
+      run: async (signal) => {
         const d = task.driverTask(signal);
         let current: BootMode | null = null;
         try {
@@ -104,20 +101,7 @@ export async function changeBootMode(ctx: ConductorContext, ident: string, mode:
         task.set({ boot_mode: mode });
         await task.save();
         if (before !== mode) await task.record('management', `boot mode ${before ?? 'None'} -> ${mode}`, 'INFO', null);
-      } catch (err) {
-        const text = signal.aborted
-          ? `Boot mode change to "${mode}" was abandoned: the conductor ${ctx.hostname} stopped. Check the boot mode and retry.`
-          : `Failed to change boot mode to '${mode}': ${messageOf(err)}`;
-        try {
-          task.set({ last_error: text });
-          await task.save();
-          await task.record('management', text, 'ERROR', null);
-        } catch (e2) {
-          ctx.logger.error({ err: e2, node: task.node.uuid }, 'could not record a boot mode failure');
-        }
-      } finally {
-        await task.release();
-      }
+      },
     });
     handedOver = true;
   } finally {
@@ -198,33 +182,16 @@ async function startVmediaJob(
       // NOTE: Ironic raises TemporaryFailure (503) here; Ingot's error table has no such code.
       throw fail('NodeInMaintenance', `Unable to ${what.operation} virtual media for node ${task.node.uuid} due to power failure state`);
     }
-    const slot = ctx.pool.reserve(`${what.operation} virtual media ${task.node.uuid}`);
-    try {
-      task.set({ last_error: null });
-      await task.save();
-    } catch (err) {
-      slot.cancel();
-      throw err;
-    }
-    slot.start(async (signal) => {
-      try {
+    const slot = await reserveWorker(task, `${what.operation} virtual media ${task.node.uuid}`, { last_error: null });
+    startNodeAction(task, slot, {
+      eventType: 'management',
+      abandoned: `Virtual media ${what.operation} was abandoned: the conductor ${ctx.hostname} stopped. Check the node's virtual media and retry.`,
+      describe: (err) => errorText(task.node, messageOf(err)),
+      run: async (signal) => {
         await job(methods, task.driverTask(signal));
         await task.save();
         ctx.logger.info({ node: task.node.uuid }, `node ${task.node.uuid}: virtual media ${what.operation} done`);
-      } catch (err) {
-        const text = signal.aborted
-          ? `Virtual media ${what.operation} was abandoned: the conductor ${ctx.hostname} stopped. Check the node's virtual media and retry.`
-          : errorText(task.node, messageOf(err));
-        try {
-          task.set({ last_error: text });
-          await task.save();
-          await task.record('management', text, 'ERROR', null);
-        } catch (e2) {
-          ctx.logger.error({ err: e2, node: task.node.uuid }, 'could not record a virtual media failure');
-        }
-      } finally {
-        await task.release();
-      }
+      },
     });
     handedOver = true;
   } finally {

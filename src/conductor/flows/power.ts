@@ -13,6 +13,7 @@ import { fail, messageOf } from '../../shared/errors.js';
 import type { PowerTarget } from '../client.js';
 import type { ConductorContext } from '../context.js';
 import { Task } from '../task.js';
+import { reserveWorker, startNodeAction } from './run.js';
 
 const TARGET_STATE: Record<PowerTarget, PowerState> = {
   'power on': 'power on',
@@ -38,36 +39,20 @@ export async function changePowerState(ctx: ConductorContext, ident: string, tar
     if (!supported.includes(target)) {
       throw fail('InvalidParameterValue', `The requested power state "${target}" is not supported by the power interface "${task.driver.power.name}" of node ${task.node.uuid}. Supported: ${supported.join(', ')}.`);
     }
-    const slot = ctx.pool.reserve(`power ${target} ${task.node.uuid}`);
     const wanted = TARGET_STATE[target];
-    try {
-      task.set({ target_power_state: wanted });
-      await task.save();
-    } catch (err) {
-      slot.cancel();
-      throw err;
-    }
-    slot.start(async (signal) => {
-      try {
+    const slot = await reserveWorker(task, `power ${target} ${task.node.uuid}`, { target_power_state: wanted });
+    startNodeAction(task, slot, {
+      eventType: 'power',
+      onFailure: { target_power_state: null },
+      abandoned: `Power change to "${target}" was abandoned: the conductor ${ctx.hostname} stopped. Check the power state and retry.`,
+      describe: (err) => `Failed to change power state to '${wanted}' by '${target}'. Error: ${messageOf(err)}`,
+      run: async (signal) => {
         const d = task.driverTask(signal);
         const timeout = timeoutSeconds ?? ctx.config.power_state_change_timeout_s;
         if (target === 'rebooting' || target === 'soft rebooting') await task.driver.power.reboot(d, target === 'soft rebooting', timeout);
         else await task.driver.power.setPowerState(d, target, timeout);
         await task.setPower(wanted, { lastError: null });
-      } catch (err) {
-        const text = signal.aborted
-          ? `Power change to "${target}" was abandoned: the conductor ${ctx.hostname} stopped. Check the power state and retry.`
-          : `Failed to change power state to '${wanted}' by '${target}'. Error: ${messageOf(err)}`;
-        try {
-          task.set({ target_power_state: null, last_error: text });
-          await task.save();
-          await task.record('power', text, 'ERROR', null);
-        } catch (e2) {
-          ctx.logger.error({ err: e2, node: task.node.uuid }, 'could not record a power failure');
-        }
-      } finally {
-        await task.release();
-      }
+      },
     });
     handedOver = true;
   } finally {

@@ -4,6 +4,7 @@
  * lock. A flow that throws goes through its error handler, which moves the node to the failure state of
  * where it was with `last_error` saying what happened and what to do.
  */
+import type { NodeChanges } from '../../db/store.js';
 import { failureStateOf, type ProvisionState } from '../../domain/states.js';
 import { IngotError, messageOf } from '../../shared/errors.js';
 import type { Task } from '../task.js';
@@ -69,4 +70,57 @@ export async function failTask(task: Task, message: string, extra?: (task: Task)
 /** Throws the abort reason when `signal` aborted (checked between steps). */
 export function checkAborted(signal: AbortSignal): void {
   if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new IngotError('Internal', String(signal.reason));
+}
+
+/**
+ * Reserves a worker for `task` and writes `changes` first (e.g. target_power_state, or clearing
+ * last_error); the reservation is given back when the write fails.
+ */
+export async function reserveWorker(task: Task, name: string, changes: NodeChanges): Promise<WorkerSlot> {
+  const slot = task.ctx.pool.reserve(name);
+  try {
+    task.set(changes);
+    await task.save();
+  } catch (err) {
+    slot.cancel();
+    throw err;
+  }
+  return slot;
+}
+
+export interface NodeActionHandlers {
+  /** The slow part; runs in a worker while the task keeps the lock. */
+  run(signal: AbortSignal): Promise<void>;
+  /** last_error for a failure. */
+  describe(err: unknown): string;
+  /** last_error when the conductor stopped before the action ended. */
+  abandoned: string;
+  /** The history event type of a failure (`power`, `management`). */
+  eventType: string;
+  /** Extra changes written with a failure. */
+  onFailure?: NodeChanges;
+}
+
+/**
+ * Starts a node action that is no provision transition (power, boot mode, virtual media) in `slot`: a
+ * failure is written to last_error and the node history, and the lock is released when the worker ends,
+ * however it ends (Ironic's `run_node_action`).
+ */
+export function startNodeAction(task: Task, slot: WorkerSlot, handlers: NodeActionHandlers): void {
+  slot.start(async (signal) => {
+    try {
+      await handlers.run(signal);
+    } catch (err) {
+      const text = signal.aborted ? handlers.abandoned : handlers.describe(err);
+      try {
+        task.set({ ...handlers.onFailure, last_error: text });
+        await task.save();
+        await task.record(handlers.eventType, text, 'ERROR', null);
+      } catch (e2) {
+        task.ctx.logger.error({ err: e2, node: task.node.uuid }, `could not record a failure (${text}): ${messageOf(e2)}`);
+      }
+    } finally {
+      await task.release();
+    }
+  });
 }

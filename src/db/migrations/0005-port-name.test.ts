@@ -1,50 +1,11 @@
-import { rmSync } from 'node:fs';
 import { Migrator, sql, type Kysely } from 'kysely';
-import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DIALECTS, tempDataDir, testPgUrl, type Dialect } from '../../../test/support/stores.js';
+import { DIALECTS, emptyDatabase, type Dialect } from '../../../test/support/stores.js';
 import { newUuid } from '../../shared/ids.js';
-import type { StoreDialect } from '../dialect.js';
 import { openStore } from '../open-store.js';
-import { openPostgresDialect } from '../postgres-dialect.js';
-import { openSqliteDialect } from '../sqlite-dialect.js';
 import { codeOf } from '../test-helpers.js';
 import { portNameMigration } from './0005-port-name.js';
 import { migrationProvider } from './index.js';
-
-/** A fresh, empty database on `dialect`, how a store opens it, and how to throw it away. */
-async function emptyDatabase(dialect: Dialect): Promise<{ open: () => Promise<StoreDialect>; store: Parameters<typeof openStore>[0]; drop: () => Promise<void> }> {
-  if (dialect === 'sqlite') {
-    const dir = tempDataDir();
-    return {
-      open: async () => openSqliteDialect({ dataDir: dir, busyTimeoutMs: 1000 }),
-      store: { dataDir: dir },
-      drop: async () => rmSync(dir, { recursive: true, force: true }),
-    };
-  }
-  const admin = testPgUrl();
-  const name = `ingot_test_mig5_${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-  const run = async (statement: string) => {
-    const c = new pg.Client({ connectionString: admin, connectionTimeoutMillis: 5000 });
-    try {
-      await c.connect();
-      await c.query(statement);
-    } catch (err) {
-      throw new Error(`PostgreSQL at ${admin.replace(/(\/\/[^:/@]*:)[^@]*@/, '$1***@')}: ${(err as Error).message} (run scripts/start-postgres.sh)`, { cause: err });
-    } finally {
-      await c.end().catch(() => {});
-    }
-  };
-  await run(`CREATE DATABASE "${name}"`);
-  const u = new URL(admin);
-  u.pathname = `/${name}`;
-  const url = u.toString();
-  return {
-    open: () => openPostgresDialect({ url, poolSize: 2 }),
-    store: { url, poolSize: 2 },
-    drop: () => run(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
-  };
-}
 
 /** The SQL that defines index `name`, as the database reports it. */
 async function indexDefinition(db: Kysely<unknown>, dialect: Dialect, name: string): Promise<string> {
