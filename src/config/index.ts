@@ -7,6 +7,7 @@ import { Type, type Static } from 'typebox';
 import { ApiConfig } from './api.js';
 import { ConductorConfig } from './conductor.js';
 import { DatabaseConfig } from './database.js';
+import { ImagesConfig } from './images.js';
 import { InspectorConfigSchema } from './inspector.js';
 import { IpmiConfig } from './ipmi.js';
 import { LogConfig } from './log.js';
@@ -20,7 +21,8 @@ export const IngotConfig = Type.Object({
   redfish: RedfishConfig,
   ipmi: IpmiConfig,
   inspector: InspectorConfigSchema,
+  images: ImagesConfig,
 });
 export type IngotConfig = Static<typeof IngotConfig>;
 
-export { ApiConfig, ConductorConfig, DatabaseConfig, IpmiConfig, LogConfig, RedfishConfig };
+export { ApiConfig, ConductorConfig, DatabaseConfig, ImagesConfig, IpmiConfig, LogConfig, RedfishConfig };

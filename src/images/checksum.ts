@@ -1,0 +1,151 @@
+/**
+ * Image checksums as Ironic accepts them (`ironic/common/checksum_utils.py`): a bare hex digest whose
+ * length tells the algorithm (128 → sha512, 64 → sha256, 32 → md5), `algo:hex`, an explicit algorithm
+ * beside the value (`image_os_hash_algo`), or the URL of a checksum file (`SHA256SUMS`) whose line for
+ * the image's file name holds the digest, in GNU (`hex  name`, `hex *name`) or BSD
+ * (`SHA256 (name) = hex`) form. MD5 is refused unless the operator allows it.
+ */
+import { createReadStream } from 'node:fs';
+import { MultiHash, HEX_LENGTH, type Checksum, type ChecksumAlgo } from './digest.js';
+import { fetchBytes, type DownloadOptions } from './download.js';
+import { badImageInput } from './errors.js';
+import { isHttpUrl } from './source.js';
+
+export { HEX_LENGTH, type Checksum, type ChecksumAlgo } from './digest.js';
+
+/** Largest checksum file read (a distribution's SHA256SUMS lists hundreds of files). */
+export const MAX_CHECKSUM_FILE_BYTES = 4 * 1024 * 1024;
+
+/** What the operator allows. */
+export interface ChecksumPolicy {
+  /** Accept MD5 (`images.allow_md5_checksum`, Ironic `[agent]allow_md5_checksum`). */
+  allowMd5: boolean;
+}
+
+const ALGOS: readonly ChecksumAlgo[] = ['md5', 'sha256', 'sha512'];
+
+function md5Refused(where: string): Error {
+  return badImageInput(
+    'checksum_invalid',
+    `${where} is an MD5 checksum, which this conductor refuses; give a sha256 or sha512 checksum, or set images.allow_md5_checksum (INGOT_IMAGES_ALLOW_MD5_CHECKSUM=true) to accept MD5. If the value is not MD5, name its algorithm as algo:hex.`,
+  );
+}
+
+function algoOf(name: string, where: string): ChecksumAlgo {
+  const a = name.trim().toLowerCase().replace(/^sha-/, 'sha');
+  if ((ALGOS as readonly string[]).includes(a)) return a as ChecksumAlgo;
+  throw badImageInput('checksum_invalid', `${where}: unsupported checksum algorithm "${name}"; use sha256, sha512 (or md5 where allowed).`);
+}
+
+/**
+ * Parses an inline checksum: `hex`, `algo:hex`, or `hex` with `algo` given separately. Throws
+ * `checksum_invalid` (400) for a malformed value, an unknown algorithm, a length that does not fit the
+ * algorithm, or MD5 when it is not allowed.
+ */
+export function parseChecksum(value: string, policy: ChecksumPolicy, algo?: string): Checksum {
+  const text = typeof value === 'string' ? value.trim() : '';
+  if (!text) throw badImageInput('checksum_invalid', 'The image checksum is empty.');
+  if (isHttpUrl(text)) throw badImageInput('checksum_invalid', `The checksum ${text} is a URL; resolve it with resolveChecksum().`);
+  let named = algo?.trim() || undefined;
+  let hex = text;
+  const colon = text.indexOf(':');
+  if (colon >= 0) {
+    named = text.slice(0, colon);
+    hex = text.slice(colon + 1).trim();
+  }
+  if (!/^[0-9a-fA-F]+$/.test(hex)) {
+    throw badImageInput('checksum_invalid', `The image checksum "${text}" is not a hexadecimal digest (expected hex, algo:hex or a checksum file URL).`);
+  }
+  hex = hex.toLowerCase();
+  let a: ChecksumAlgo;
+  if (named) {
+    a = algoOf(named, `Checksum "${text}"`);
+    if (hex.length !== HEX_LENGTH[a]) {
+      throw badImageInput('checksum_invalid', `The ${a} checksum "${hex}" has ${hex.length} hex digits; ${a} has ${HEX_LENGTH[a]}.`);
+    }
+  } else {
+    const byLength = ALGOS.find((x) => HEX_LENGTH[x] === hex.length);
+    if (!byLength) {
+      throw badImageInput('checksum_invalid', `The image checksum "${hex}" has ${hex.length} hex digits, which fits no algorithm (sha256: 64, sha512: 128); name it as algo:hex.`);
+    }
+    a = byLength;
+  }
+  if (a === 'md5' && !policy.allowMd5) throw md5Refused(`The image checksum ${hex}`);
+  return { algo: a, hex };
+}
+
+/** The digest a checksum file lists for `names` (first match, as Ironic reads it), with its BSD tag. */
+export function findInChecksumFile(text: string, names: readonly string[], where: string): { hex: string; algo?: string } {
+  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  if (lines.length === 0) throw badImageInput('checksum_invalid', `Checksum file ${where} is empty.`);
+  // NOTE: a file holding only one digest (no file name) is used as it is (checksum_utils.py).
+  if (lines.length === 1 && !/\s/.test(lines[0] as string)) {
+    const only = lines[0] as string;
+    if (/^[0-9a-fA-F]+$/.test(only) && ALGOS.some((a) => HEX_LENGTH[a] === only.length)) return { hex: only };
+    throw badImageInput('checksum_invalid', `Checksum file ${where} holds "${only.slice(0, 40)}", which is no checksum.`);
+  }
+  for (const line of lines) {
+    if (line.startsWith('#')) continue;
+    const bsd = /^([A-Za-z0-9-]+)\s*\((.*)\)\s*=\s*([0-9a-fA-F]+)$/.exec(line);
+    if (bsd) {
+      if (names.includes(bsd[2] as string)) return { hex: bsd[3] as string, algo: bsd[1] as string };
+      continue;
+    }
+    const gnu = /^([0-9a-fA-F]+)\s+\*?(.+)$/.exec(line);
+    if (gnu && names.includes((gnu[2] as string).trim())) return { hex: gnu[1] as string };
+    // NOTE: some files put the name first and the digest last (`name  hex`); Ironic accepts that too.
+    const last = /^(.+?)\s+([0-9a-fA-F]+)$/.exec(line);
+    if (last && names.includes((last[1] as string).trim().replace(/^\*/, ''))) return { hex: last[2] as string };
+  }
+  throw badImageInput('checksum_invalid', `Checksum file ${where} has no line for ${names[0]}.`);
+}
+
+/** Options of {@link resolveChecksum}. */
+export interface ResolveChecksumOptions extends ChecksumPolicy, Pick<DownloadOptions, 'signal' | 'timeoutMs' | 'headers'> {
+  /** The image URL; its last path segment is the name looked up in a checksum file. */
+  imageUrl: string;
+  /** The algorithm given beside the value (`image_os_hash_algo`), if any. */
+  algo?: string;
+}
+
+/**
+ * Resolves what a user gave as the image checksum into a {@link Checksum}: inline values are parsed,
+ * a checksum file URL is downloaded (at most {@link MAX_CHECKSUM_FILE_BYTES}) and searched for the
+ * image's file name.
+ */
+export async function resolveChecksum(value: string, opts: ResolveChecksumOptions): Promise<Checksum> {
+  const text = typeof value === 'string' ? value.trim() : '';
+  if (!isHttpUrl(text)) return parseChecksum(text, opts, opts.algo);
+  const { body } = await fetchBytes(text, { maxBytes: MAX_CHECKSUM_FILE_BYTES, signal: opts.signal, timeoutMs: opts.timeoutMs, headers: opts.headers });
+  const found = findInChecksumFile(body.toString('utf8'), imageNames(opts.imageUrl), text);
+  try {
+    return parseChecksum(found.hex, opts, found.algo ?? opts.algo);
+  } catch (err) {
+    if (err instanceof Error) err.message = `${err.message} (from checksum file ${text})`;
+    throw err;
+  }
+}
+
+/** The names a checksum file may list an image under: the URL's last path segment, raw and decoded. */
+export function imageNames(imageUrl: string): string[] {
+  let raw: string;
+  try {
+    raw = new URL(imageUrl).pathname.split('/').pop() ?? '';
+  } catch {
+    raw = imageUrl.split(/[?#]/)[0]?.split('/').pop() ?? '';
+  }
+  let decoded = raw;
+  try {
+    decoded = decodeURIComponent(raw);
+  } catch {
+    // keep the raw name
+  }
+  return decoded === raw ? [raw] : [raw, decoded];
+}
+
+/** The hex digest of a file (for images already on disk). */
+export async function hashFile(file: string, algo: ChecksumAlgo, signal?: AbortSignal): Promise<string> {
+  const h = new MultiHash([algo]);
+  for await (const chunk of createReadStream(file, signal ? { signal } : {})) h.update(chunk as Buffer);
+  return h.digest()[algo] as string;
+}
