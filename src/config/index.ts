@@ -7,6 +7,7 @@ import { Type, type Static } from 'typebox';
 import { ApiConfig } from './api.js';
 import { ConductorConfig } from './conductor.js';
 import { DatabaseConfig } from './database.js';
+import { DhcpConfig } from './dhcp.js';
 import { ImagesConfig } from './images.js';
 import { InspectorConfigSchema } from './inspector.js';
 import { IpmiConfig } from './ipmi.js';
@@ -22,7 +23,8 @@ export const IngotConfig = Type.Object({
   ipmi: IpmiConfig,
   inspector: InspectorConfigSchema,
   images: ImagesConfig,
+  dhcp: DhcpConfig,
 });
 export type IngotConfig = Static<typeof IngotConfig>;
 
-export { ApiConfig, ConductorConfig, DatabaseConfig, ImagesConfig, IpmiConfig, LogConfig, RedfishConfig };
+export { ApiConfig, ConductorConfig, DatabaseConfig, DhcpConfig, ImagesConfig, IpmiConfig, LogConfig, RedfishConfig };
