@@ -11,6 +11,7 @@ import type {
   BootDeviceState, BootMode, ConductorClient, ConsoleState, DriverInfo, InterfaceValidation, PowerTarget, ProvisionOptions,
   VirtualMediaAttach, VirtualMediaInfo, VmediaDeviceType,
 } from '../conductor/client.js';
+import type { AgentLookup } from '../conductor/agent-callbacks.js';
 import { refuseWhileTransitioning } from '../conductor/flows/management.js';
 import type { ApiConfig } from '../config/api.js';
 import { openStore } from '../db/open-store.js';
@@ -100,6 +101,14 @@ export class FakeConductor implements ConductorClient {
   async continueInspection(_body: unknown, nodeUuid?: string): Promise<string> {
     this.calls.push('continueInspection');
     return nodeUuid ?? 'unknown';
+  }
+
+  async lookupAgent(): Promise<AgentLookup> {
+    throw fail('NodeNotFound', 'the fake conductor serves no agents');
+  }
+
+  async agentHeartbeat(): Promise<void> {
+    throw fail('NodeNotFound', 'the fake conductor serves no agents');
   }
 
   async injectNmi(ident: string): Promise<void> {

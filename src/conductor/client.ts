@@ -9,6 +9,7 @@
  */
 import type { BootDevice, InterfaceName, JsonObject, Node, Port, Portgroup } from '../domain/node.js';
 import type { ProvisionVerb } from '../domain/states.js';
+import type { AgentLookup } from './agent-callbacks.js';
 import type { NodeChanges, NodeCreate, PortChanges, PortCreate, PortgroupChanges, PortgroupCreate } from '../db/store.js';
 import type { BootMode, VirtualMediaInfo, VmediaDeviceType } from '../drivers/interfaces/management.js';
 
@@ -89,6 +90,13 @@ export interface ConductorClient {
    * bad data, InspectionLookupFailed / InspectionLookupAmbiguous, InvalidState, NodeLocked.
    */
   continueInspection(body: unknown, nodeUuid?: string): Promise<string>;
+  /**
+   * `GET /v1/lookup`: the node an agent serves, by its MACs or UUID, with the agent token the first time
+   * (`******` after). NodeNotFound when no single node in an agent state matches; NodeLocked while busy.
+   */
+  lookupAgent(macs: readonly string[], nodeUuid?: string): Promise<AgentLookup>;
+  /** `POST /v1/heartbeat/{node}`: InvalidParameterValue for a bad body or token; NodeLocked while busy. */
+  agentHeartbeat(ident: string, body: unknown): Promise<void>;
   /**
    * Starts a boot mode change (`PUT …/states/boot_mode`, 202): InvalidState (409) while the node is
    * transitioning, InvalidParameterValue for a mode the interface does not offer, UnsupportedDriverExtension

@@ -13,6 +13,7 @@ import type {
   VirtualMediaAttach, VirtualMediaInfo, VmediaDeviceType,
 } from './client.js';
 import type { ConductorContext } from './context.js';
+import { agentHeartbeat, lookupAgentNode, type AgentLookup } from './agent-callbacks.js';
 import { continueInspection } from './flows/inspection.js';
 import { attachVirtualMedia, changeBootMode, changeSecureBoot, detachVirtualMedia, getVirtualMedia, injectNmi } from './flows/management.js';
 import { changePowerState } from './flows/power.js';
@@ -128,6 +129,14 @@ export class LocalConductorClient implements ConductorClient {
 
   continueInspection(body: unknown, nodeUuid?: string): Promise<string> {
     return continueInspection(this.ctx, body, nodeUuid);
+  }
+
+  lookupAgent(macs: readonly string[], nodeUuid?: string): Promise<AgentLookup> {
+    return lookupAgentNode(this.ctx, macs, nodeUuid);
+  }
+
+  agentHeartbeat(ident: string, body: unknown): Promise<void> {
+    return agentHeartbeat(this.ctx, ident, body);
   }
 
   injectNmi(ident: string): Promise<void> {

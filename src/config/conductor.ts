@@ -35,6 +35,10 @@ export const ConductorConfig = Type.Object({
   deploy_callback_timeout_s: Type.Number({ default: 1800, exclusiveMinimum: 0, description: 'Longest time a node may stay in `wait call-back`.' }),
   clean_callback_timeout_s: Type.Number({ default: 1800, exclusiveMinimum: 0, description: 'Longest time a node may stay in `clean wait`.' }),
   inspect_wait_timeout_s: Type.Number({ default: 1800, exclusiveMinimum: 0, description: 'Longest time a node may stay in `inspect wait`.' }),
+  agent_heartbeat_timeout_s: Type.Number({
+    default: 300, exclusiveMinimum: 0,
+    description: 'Heartbeat timeout handed to the ramdisk agent at lookup (it heartbeats every 30–60 % of it; Ironic `[api]ramdisk_heartbeat_timeout`).',
+  }),
   rescue_callback_timeout_s: Type.Number({ default: 1800, exclusiveMinimum: 0, description: 'Longest time a node may stay in `rescue wait`.' }),
   service_callback_timeout_s: Type.Number({ default: 1800, exclusiveMinimum: 0, description: 'Longest time a node may stay in `service wait`.' }),
   graceful_shutdown_timeout_s: Type.Number({ default: 60, minimum: 0, description: 'On stop, how long running operations may finish before they are abandoned (their nodes fail).' }),

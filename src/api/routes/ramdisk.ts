@@ -1,16 +1,94 @@
 /**
- * Ramdisk-facing endpoints: `POST /v1/continue_inspection` (Ironic's built-in inspection, 1.84) takes the
- * agent's inspection data. It needs no credentials, as in Ironic (the agent has none), and no
- * microversion header (agents send none or an old one); the data itself is checked strictly.
+ * Ramdisk-facing endpoints, which need no credentials, as in Ironic (the agent has none):
+ * - `POST /v1/continue_inspection` (1.84): the agent's inspection data; no microversion needed (agents
+ *   send none or an old one); the data itself is checked strictly.
+ * - `GET /v1/lookup` (1.22): the agent finds its node by MACs (`addresses`) or `node_uuid` and gets its
+ *   configuration — with the agent token the first time (`ramdisk.py` `LookupController`).
+ * - `POST /v1/heartbeat/{node}` (1.22): the agent says it is alive and where its API listens; the token is
+ *   required (fields newer than the requested version are refused, as Ironic does).
  */
 import type { FastifyInstance } from 'fastify';
+import type { Node } from '../../domain/node.js';
+import { fail } from '../../shared/errors.js';
 import type { ApiDeps } from '../context.js';
+import { baseUrl, selfLinks } from '../links.js';
+import { requireUuid } from '../lookup.js';
+import { normalizeMac } from '../mac.js';
+import { requireUrlVersion } from '../microversion.js';
 import { one, type Query } from '../query.js';
+import { maskSecrets } from '../serialize/mask.js';
+
+/** The version of the lookup and heartbeat endpoints. */
+const RAMDISK_MINOR = 22;
+
+/** Heartbeat fields and the version that introduced each. */
+const HEARTBEAT_FIELDS: Readonly<Record<string, number>> = {
+  callback_url: 22, agent_version: 36, agent_token: 62, agent_verify_ca: 68, agent_status: 72, agent_status_message: 72,
+};
+
+/** The node fields an agent gets at lookup (Ironic `_LOOKUP_RETURN_FIELDS`), secrets masked. */
+function lookupNode(node: Node, base: string): Record<string, unknown> {
+  const { agent_secret_token: _token, ...internal } = node.driver_internal_info;
+  return {
+    uuid: node.uuid,
+    properties: node.properties,
+    instance_info: maskSecrets(node.instance_info),
+    driver_internal_info: internal,
+    links: selfLinks(base, 'nodes', node.uuid),
+  };
+}
 
 export function ramdiskRoutes(app: FastifyInstance, deps: ApiDeps): void {
   app.post('/v1/continue_inspection', { bodyLimit: deps.config.max_inspection_body_bytes }, async (req, reply) => {
     const uuid = await deps.conductor.continueInspection(req.body, one(req.query as Query, 'node_uuid'));
     reply.code(202);
     return { uuid };
+  });
+
+  app.get('/v1/lookup', async (req) => {
+    requireUrlVersion(req.apiMinor, RAMDISK_MINOR);
+    const q = req.query as Query;
+    const nodeUuid = one(q, 'node_uuid');
+    if (nodeUuid !== undefined) requireUuid('node_uuid', nodeUuid);
+    // As Ironic: addresses that are not MACs (an agent may report any interface) are skipped.
+    const macs = (one(q, 'addresses') ?? '').split(',').map((a) => a.trim()).filter((a) => a !== '').flatMap((a) => {
+      try {
+        return [normalizeMac(a)];
+      } catch {
+        return [];
+      }
+    });
+    if (macs.length === 0 && !nodeUuid) {
+      throw fail('InvalidParameterValue', 'None of the addresses given are valid MAC addresses, and no node_uuid was given.');
+    }
+    const found = await deps.conductor.lookupAgent(macs, nodeUuid);
+    return {
+      node: lookupNode(found.node, baseUrl(req, deps.config.public_url)),
+      config: {
+        heartbeat_timeout: found.heartbeatTimeoutS,
+        agent_token: found.token,
+        agent_token_required: true,
+        metrics: { backend: 'noop', prepend_host: false, prepend_uuid: false, prepend_host_reverse: true, global_prefix: null },
+        metrics_statsd: { statsd_host: 'localhost', statsd_port: 8125 },
+        agent_md5_checksum_enable: false,
+        permitted_image_formats: ['raw', 'qcow2', 'iso'],
+        disable_deep_image_inspection: false,
+      },
+    };
+  });
+
+  app.post<{ Params: { node: string } }>('/v1/heartbeat/:node', async (req, reply) => {
+    requireUrlVersion(req.apiMinor, RAMDISK_MINOR);
+    const body = req.body;
+    if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
+      for (const [field, value] of Object.entries(body)) {
+        const min = HEARTBEAT_FIELDS[field];
+        if (min === undefined) throw fail('InvalidParameterValue', `Field "${field}" not recognised.`);
+        if (value !== null && value !== undefined && req.apiMinor < min) throw fail('InvalidParameterValue', `Field "${field}" not recognised in this version.`);
+      }
+    }
+    await deps.conductor.agentHeartbeat(req.params.node, body);
+    reply.code(202);
+    return reply.send();
   });
 }

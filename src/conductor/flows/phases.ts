@@ -9,6 +9,7 @@ import { S } from '../../domain/states.js';
 import { isoTime } from '../../shared/clock.js';
 import { addDiscoveredPorts } from '../port-ops.js';
 import type { Task } from '../task.js';
+import { wipeAgentToken } from '../agent-callbacks.js';
 import { nextStepAfter } from './next-steps.js';
 import { powerOffOrReboot, powerOffUnlessDisabled, powerOnOrReboot, rebootIfKeptOn } from './power.js';
 import { checkAborted, reasonOf } from './run.js';
@@ -27,6 +28,8 @@ export async function verify(task: Task, signal: AbortSignal): Promise<void> {
 /** inspecting -> manageable (or inspect wait when the inspector waits for the agent). */
 export async function inspect(task: Task, signal: AbortSignal): Promise<void> {
   task.set({ inspection_started_at: isoTime(task.ctx.clock.now()), inspection_finished_at: null });
+  // A new ramdisk boot looks its node up again and gets a new agent token.
+  wipeAgentToken(task);
   await task.save();
   // In-band: the inspection is registered before the machine boots the ramdisk, so that data from a fast
   // ramdisk always finds it (the `inspector` interface starts it on the external service first, as Ironic does).

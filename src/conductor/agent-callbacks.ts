@@ -1,0 +1,149 @@
+/**
+ * What the ramdisk agent asks of the conductor (Ironic's `lookup` and `heartbeat`, `ramdisk.py` and
+ * `manager.py` `get_node_with_token` / `heartbeat`). Lookup finds the agent's node by its MACs or UUID
+ * among the nodes an agent may serve, and hands out the agent token once: a 43-character secret kept in
+ * `driver_internal_info.agent_secret_token`, never shown by the API, and shown to later lookups as
+ * `******`. Heartbeats must carry that token; each records where the agent listens (`agent_url`), its
+ * version and time, and lets the deploy interface drive its next step.
+ */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { JsonObject, Node } from '../domain/node.js';
+import { S, type ProvisionState } from '../domain/states.js';
+import { isoTime } from '../shared/clock.js';
+import { fail } from '../shared/errors.js';
+import type { ConductorContext } from './context.js';
+import { Task, withTask } from './task.js';
+
+/** States in which an agent may look its node up (Ironic `LOOKUP_ALLOWED_STATES`). */
+export const LOOKUP_ALLOWED_STATES: readonly ProvisionState[] = [
+  S.DEPLOYING, S.DEPLOYWAIT, S.CLEANING, S.CLEANWAIT, S.INSPECTING, S.INSPECTWAIT, S.RESCUING, S.RESCUEWAIT, S.SERVICING, S.SERVICEWAIT,
+];
+
+/** What a later lookup sees in place of the token. */
+export const HIDDEN_TOKEN = '******';
+
+/** The agent token: 32 random bytes, URL-safe base64 (43 characters), as Python's `secrets.token_urlsafe()`. */
+export function newAgentToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** What lookup answers. */
+export interface AgentLookup {
+  node: Node;
+  /** The token the first time, {@link HIDDEN_TOKEN} after. */
+  token: string;
+  heartbeatTimeoutS: number;
+}
+
+/** A heartbeat as the agent sends it (`POST /v1/heartbeat/{node}`). */
+export interface AgentHeartbeat {
+  callback_url: string;
+  agent_token: string;
+  agent_version?: string | null;
+  agent_verify_ca?: string | null;
+  agent_status?: 'start' | 'end' | 'error' | null;
+  agent_status_message?: string | null;
+}
+
+function notFound(what: string): Error {
+  return fail('NodeNotFound', `Node ${what} could not be found.`);
+}
+
+/**
+ * Finds the node for an agent: by `nodeUuid`, or by its MAC addresses (the node's ports); it must be in a
+ * state an agent serves. NodeNotFound when none or several match — the agent retries — and NodeLocked
+ * while the node is busy (the agent backs off).
+ */
+export async function lookupAgentNode(ctx: ConductorContext, macs: readonly string[], nodeUuid?: string): Promise<AgentLookup> {
+  let uuid: string;
+  if (nodeUuid) {
+    uuid = (await ctx.store.nodes.get(nodeUuid)).uuid;
+  } else {
+    if (macs.length === 0) throw fail('InvalidParameterValue', 'The lookup needs node_uuid or addresses (the MAC addresses of the machine).');
+    const ids = new Set<number>();
+    for (const mac of macs) for (const p of await ctx.store.ports.list({ address: mac.toLowerCase() }, { limit: 10 })) ids.add(p.node_id);
+    const candidates = await Promise.all([...ids].map((id) => ctx.store.nodes.getById(id)));
+    const serving = candidates.filter((n) => LOOKUP_ALLOWED_STATES.includes(n.provision_state));
+    if (serving.length !== 1) throw notFound(`with addresses ${macs.join(',')}`);
+    uuid = (serving[0] as Node).uuid;
+  }
+  return withTask(ctx, uuid, {}, async (task) => {
+    const node = task.node;
+    if (!LOOKUP_ALLOWED_STATES.includes(node.provision_state)) {
+      throw fail('NodeNotFound', `Node ${node.uuid} is in provision state "${node.provision_state}", in which no agent serves it.`);
+    }
+    let token = HIDDEN_TOKEN;
+    if (typeof node.driver_internal_info.agent_secret_token !== 'string') {
+      token = newAgentToken();
+      task.set({ driver_internal_info: { ...node.driver_internal_info, agent_secret_token: token } });
+      await task.save();
+      await task.record('agent', 'agent looked the node up; agent token handed out', 'INFO', null);
+    }
+    return { node: task.node, token, heartbeatTimeoutS: ctx.config.agent_heartbeat_timeout_s };
+  });
+}
+
+/** Constant-time comparison of the stored and the given token. */
+function tokenMatches(stored: unknown, given: string): boolean {
+  if (typeof stored !== 'string') return false;
+  const a = Buffer.from(stored);
+  const b = Buffer.from(given);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** Checks a heartbeat body; returns it typed. InvalidParameterValue naming the field at fault. */
+export function checkHeartbeat(body: unknown): AgentHeartbeat {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw fail('InvalidParameterValue', 'A heartbeat must be a JSON object.');
+  const hb = body as Record<string, unknown>;
+  const url = hb.callback_url;
+  if (typeof url !== 'string') throw fail('InvalidParameterValue', 'Heartbeat field "callback_url" is required (the URL of the agent\'s API).');
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw fail('InvalidParameterValue', 'An issue with the supplied "callback_url" has been detected.');
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw fail('InvalidParameterValue', 'An issue with the supplied "callback_url" has been detected.');
+  if (typeof hb.agent_token !== 'string' || hb.agent_token === '') throw fail('InvalidParameterValue', 'Agent token is required for heartbeat processing.');
+  for (const key of ['agent_version', 'agent_verify_ca', 'agent_status_message'] as const) {
+    if (hb[key] !== undefined && hb[key] !== null && typeof hb[key] !== 'string') throw fail('InvalidParameterValue', `Heartbeat field "${key}" must be a string.`);
+  }
+  if (hb.agent_status !== undefined && hb.agent_status !== null && !['start', 'end', 'error'].includes(hb.agent_status as string)) {
+    throw fail('InvalidParameterValue', 'Agent status is invalid. Valid states are start,end,error.');
+  }
+  return hb as unknown as AgentHeartbeat;
+}
+
+/**
+ * Takes a heartbeat: the token must match the one handed out (InvalidParameterValue otherwise — a
+ * heartbeat from an agent that never looked up, or from someone else), the callback URL must not change
+ * while the agent runs. Records the agent's URL, version and time; NodeLocked while the node is busy
+ * (the agent retries), as in Ironic.
+ */
+export async function agentHeartbeat(ctx: ConductorContext, ident: string, body: unknown): Promise<void> {
+  const hb = checkHeartbeat(body);
+  const task = await Task.acquire(ctx, ident);
+  try {
+    const dii = task.node.driver_internal_info;
+    if (!tokenMatches(dii.agent_secret_token, hb.agent_token)) {
+      throw fail('InvalidParameterValue', `Invalid or missing agent token received for node ${task.node.uuid}.`);
+    }
+    if (typeof dii.agent_url === 'string' && dii.agent_url !== hb.callback_url) {
+      throw fail('InvalidParameterValue', 'Detected change in ramdisk provided "callback_url".');
+    }
+    const recorded: JsonObject = { ...dii, agent_url: hb.callback_url, agent_last_heartbeat: isoTime(ctx.clock.now()) };
+    if (hb.agent_version) recorded.agent_version = hb.agent_version;
+    if (hb.agent_verify_ca) recorded.agent_verify_ca = hb.agent_verify_ca;
+    task.set({ driver_internal_info: recorded });
+    await task.save();
+    if (dii.agent_url === undefined) await task.record('agent', `agent ${hb.agent_version ?? ''} listening at ${hb.callback_url}`.replace('  ', ' '), 'INFO', null);
+  } finally {
+    await task.release();
+  }
+}
+
+/** Forgets the agent token and URL (a new ramdisk boot must look the node up again), as Ironic's `wipe_token_and_url`. */
+export function wipeAgentToken(task: Task): void {
+  const { agent_secret_token: _t, agent_url: _u, agent_last_heartbeat: _h, agent_verify_ca: _c, ...rest } = task.node.driver_internal_info;
+  if (Object.keys(rest).length !== Object.keys(task.node.driver_internal_info).length) task.set({ driver_internal_info: rest });
+}

@@ -1,0 +1,119 @@
+/**
+ * The agent protocol on the API with a real conductor and SQLite store: lookup by MAC or node UUID with
+ * the agent token handed out once, heartbeats that must carry it, and what the API never shows.
+ */
+import type { FastifyInstance } from 'fastify';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/api/app.js';
+import { faultString, testApiConfig } from '../src/api/test-support.js';
+import { createNodeIn, startTestConductor, waitForState, type TestConductor } from '../src/conductor/test-support.js';
+import { silentLogger } from '../src/shared/logger.js';
+
+const V = { 'x-openstack-ironic-api-version': '1.72' };
+const MAC = '52:54:00:aa:00:01';
+
+let t: TestConductor;
+let app: FastifyInstance;
+let uuid: string;
+
+beforeEach(async () => {
+  t = await startTestConductor();
+  app = buildApp({ store: t.store, conductor: t.conductor.client, config: testApiConfig(), logger: silentLogger() });
+  await app.ready();
+  const node = await createNodeIn(t, 'agent-0', 'manageable', { inspect_interface: 'agent' });
+  await t.conductor.client.createPort({ node_id: node.id, address: MAC, pxe_enabled: true });
+  await t.conductor.client.doProvisionAction(node.uuid, 'inspect', {});
+  await waitForState(t.store, node.uuid, 'inspect wait');
+  uuid = node.uuid;
+});
+afterEach(async () => {
+  await app?.close();
+  await t?.close();
+});
+
+type Lookup = { node: { uuid: string; driver_internal_info: Record<string, unknown> }; config: { agent_token: string; agent_token_required: boolean; heartbeat_timeout: number } };
+const lookup = (query: string, headers = V) => app.inject({ url: `/v1/lookup?${query}`, headers });
+const heartbeat = (node: string, payload: object, headers = V) => app.inject({ method: 'POST', url: `/v1/heartbeat/${node}`, headers, payload });
+
+describe('lookup', () => {
+  it('finds the node by MAC (any case, non-MACs skipped) and hands the token out once', async () => {
+    const first = await lookup(`addresses=${MAC.toUpperCase()},not-a-mac`);
+    expect(first.statusCode, first.body).toBe(200);
+    const body = first.json<Lookup>();
+    expect(body.node.uuid).toBe(uuid);
+    expect(body.config).toMatchObject({ agent_token_required: true, heartbeat_timeout: 300 });
+    expect(body.config.agent_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(body.node.driver_internal_info).not.toHaveProperty('agent_secret_token');
+
+    const again = (await lookup(`node_uuid=${uuid}`)).json<Lookup>();
+    expect(again.config.agent_token).toBe('******');
+    const shown = (await app.inject({ url: `/v1/nodes/${uuid}`, headers: { 'x-openstack-ironic-api-version': 'latest' } })).json<{ driver_internal_info: Record<string, unknown> }>();
+    expect(shown.driver_internal_info.agent_secret_token).toBe('******');
+    const stored = await t.store.nodes.get(uuid);
+    expect(stored.driver_internal_info.agent_secret_token).toBe(body.config.agent_token);
+  });
+
+  it('refuses what it cannot serve: unknown MACs, nodes no agent serves, bad input, old versions', async () => {
+    expect((await lookup('addresses=52:54:00:ff:ff:ff')).statusCode).toBe(404);
+    const other = await createNodeIn(t, 'idle', 'manageable');
+    const idle = await lookup(`node_uuid=${other.uuid}`);
+    expect(idle.statusCode).toBe(404);
+    expect(faultString(idle.body)).toMatch(/provision state "manageable", in which no agent serves it/);
+    expect((await lookup('addresses=zz')).statusCode).toBe(400);
+    expect((await lookup('node_uuid=agent-0')).statusCode).toBe(400);
+    expect((await lookup(`addresses=${MAC}`, { 'x-openstack-ironic-api-version': '1.21' })).statusCode).toBe(404);
+    expect((await t.store.nodes.get(uuid)).driver_internal_info).not.toHaveProperty('agent_secret_token');
+  });
+});
+
+describe('heartbeat', () => {
+  it('takes heartbeats with the token and records the agent; refuses missing or wrong tokens and a moved agent', async () => {
+    const token = (await lookup(`addresses=${MAC}`)).json<Lookup>().config.agent_token;
+    const ok = await heartbeat(uuid, { callback_url: 'http://10.0.0.5:9999', agent_token: token, agent_version: '10.0.0' });
+    expect(ok.statusCode, ok.body).toBe(202);
+    const node = await t.store.nodes.get(uuid);
+    expect(node.driver_internal_info).toMatchObject({ agent_url: 'http://10.0.0.5:9999', agent_version: '10.0.0' });
+    expect(typeof node.driver_internal_info.agent_last_heartbeat).toBe('string');
+
+    const cases: [object, RegExp][] = [
+      [{ callback_url: 'http://10.0.0.5:9999' }, /Agent token is required/],
+      [{ callback_url: 'http://10.0.0.5:9999', agent_token: 'x'.repeat(43) }, /Invalid or missing agent token/],
+      [{ callback_url: 'http://10.0.0.6:9999', agent_token: token }, /change in ramdisk provided "callback_url"/],
+      [{ callback_url: 'ftp://10.0.0.5', agent_token: token }, /callback_url/],
+      [{ callback_url: 'http://10.0.0.5:9999', agent_token: token, agent_status: 'sleeping' }, /Agent status is invalid/],
+      [{ callback_url: 'http://10.0.0.5:9999', agent_token: token, favourite: 1 }, /Field "favourite" not recognised/],
+    ];
+    for (const [payload, message] of cases) {
+      const res = await heartbeat(uuid, payload);
+      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(faultString(res.body)).toMatch(message);
+    }
+    const old = await heartbeat(uuid, { callback_url: 'http://10.0.0.5:9999', agent_token: token }, { 'x-openstack-ironic-api-version': '1.61' });
+    expect(faultString(old.body)).toMatch(/Field "agent_token" not recognised in this version/);
+    expect((await heartbeat('no-such-node', { callback_url: 'http://10.0.0.5:9999', agent_token: token })).statusCode).toBe(404);
+    expect((await t.store.nodes.get(uuid)).driver_internal_info.agent_url).toBe('http://10.0.0.5:9999');
+  });
+
+  it('refuses a heartbeat for a node that never handed out a token', async () => {
+    const res = await heartbeat(uuid, { callback_url: 'http://10.0.0.5:9999', agent_token: 'y'.repeat(43) });
+    expect(res.statusCode).toBe(400);
+    expect(faultString(res.body)).toMatch(/Invalid or missing agent token/);
+  });
+});
+
+describe('token lifetime', () => {
+  it('a new inspection forgets the token and the agent URL: the next ramdisk looks up afresh', async () => {
+    const token = (await lookup(`addresses=${MAC}`)).json<Lookup>().config.agent_token;
+    expect((await heartbeat(uuid, { callback_url: 'http://10.0.0.5:9999', agent_token: token })).statusCode).toBe(202);
+    await t.conductor.client.doProvisionAction(uuid, 'abort', {});
+    await waitForState(t.store, uuid, 'inspect failed');
+    await t.conductor.client.doProvisionAction(uuid, 'inspect', {});
+    await waitForState(t.store, uuid, 'inspect wait');
+    const dii = (await t.store.nodes.get(uuid)).driver_internal_info;
+    expect(dii).not.toHaveProperty('agent_secret_token');
+    expect(dii).not.toHaveProperty('agent_url');
+    const fresh = (await lookup(`addresses=${MAC}`)).json<Lookup>().config.agent_token;
+    expect(fresh).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(fresh).not.toBe(token);
+  });
+});
