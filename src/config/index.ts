@@ -13,6 +13,7 @@ import { InspectorConfigSchema } from './inspector.js';
 import { IpmiConfig } from './ipmi.js';
 import { LogConfig } from './log.js';
 import { RedfishConfig } from './redfish.js';
+import { TftpConfig } from './tftp.js';
 
 export const IngotConfig = Type.Object({
   api: ApiConfig,
@@ -24,7 +25,8 @@ export const IngotConfig = Type.Object({
   inspector: InspectorConfigSchema,
   images: ImagesConfig,
   dhcp: DhcpConfig,
+  tftp: TftpConfig,
 });
 export type IngotConfig = Static<typeof IngotConfig>;
 
-export { ApiConfig, ConductorConfig, DatabaseConfig, DhcpConfig, ImagesConfig, IpmiConfig, LogConfig, RedfishConfig };
+export { ApiConfig, ConductorConfig, DatabaseConfig, DhcpConfig, ImagesConfig, IpmiConfig, LogConfig, RedfishConfig, TftpConfig };
