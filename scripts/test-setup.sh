@@ -11,7 +11,7 @@ export DEBIAN_FRONTEND=noninteractive
 
 wanted=(postgresql python3-ironicclient python3-openstackclient python3-openstacksdk python3-ironic-inspector-client
   python3-ironic-inspector ipmitool openipmi python3-sushy qemu-system-x86 qemu-utils ovmf
-  genisoimage xorriso python3-pycdlib dnsmasq-base busybox-static tftp-hpa)
+  genisoimage xorriso python3-pycdlib dnsmasq-base busybox-static tftp-hpa fdisk gdisk)
 missing=()
 for pkg in "${wanted[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")

@@ -96,8 +96,8 @@ describe('loadAgentConfig', () => {
   });
 
   it('keeps unknown ipa-* keys and unknown flags without failing; ignores other kernel words', () => {
-    const c = loadAgentConfig('quiet ipa-lookup-timeout=300 ipa-future-thing', ['--frobnicate=3']);
-    expect(c.unknown).toEqual({ 'ipa-lookup-timeout': '300', 'ipa-future-thing': '', '--frobnicate': '3' });
+    const c = loadAgentConfig('quiet ipa-ntp-server=10.0.0.1 ipa-future-thing', ['--frobnicate=3']);
+    expect(c.unknown).toEqual({ 'ipa-ntp-server': '10.0.0.1', 'ipa-future-thing': '', '--frobnicate': '3' });
   });
 
   it.each([
@@ -124,5 +124,23 @@ describe('loadAgentConfig', () => {
   it('reads --help and --print-payload', () => {
     expect(loadAgentConfig('', ['--help']).help).toBe(true);
     expect(loadAgentConfig('', ['--print-payload']).printPayload).toBe(true);
+  });
+});
+
+describe('deploy agent parameters', () => {
+  it('reads IPA’s listen, advertise, lookup, token and download parameters, with IPA’s defaults', () => {
+    const d = loadAgentConfig('', []);
+    expect(d).toMatchObject({ listenHost: '0.0.0.0', listenPort: 9999, advertiseHost: null, lookupTimeoutS: 600, lookupIntervalS: 1, imageDownloadRetries: 9, imageDownloadRetryIntervalS: 10, imageDownloadTimeoutS: 60 });
+    const c = loadAgentConfig('ipa-listen-port=0 ipa-listen-host=127.0.0.1 ipa-advertise-host=192.0.2.5 ipa-advertise-port=8999 ipa-lookup-timeout=30 ipa-lookup-interval=0.5 ipa-agent-token=abc ipa-image-download-connection-retries=0', ['--simulated-disk=/dev/sda=/tmp/a.img']);
+    expect(c).toMatchObject({ listenPort: 0, listenHost: '127.0.0.1', advertiseHost: '192.0.2.5', advertisePort: 8999, lookupTimeoutS: 30, lookupIntervalS: 0.5, agentToken: 'abc', imageDownloadRetries: 0, simulatedDisks: '/dev/sda=/tmp/a.img' });
+    expect(c.unknown).toEqual({});
+  });
+
+  it.each([
+    ['ipa-listen-port=70000', /^ipa-listen-port: "70000" is not a port number/],
+    ['ipa-image-download-connection-retries=1.5', /is not a whole number/],
+    ['ipa-lookup-interval=-1', /is not a number of seconds/],
+  ])('refuses %s', (cmdline, message) => {
+    expect(() => loadAgentConfig(cmdline, [])).toThrow(message);
   });
 });

@@ -4,6 +4,7 @@
  * (`--inspection-callback-url=…`), flags winning. Unknown `ipa-*` keys are kept and reported, never
  * fatal, so a ramdisk booted with parameters for a newer agent still runs.
  */
+import { AGENT_DEFAULT_PORT } from '../protocol/agent/commands.js';
 import { fail } from '../shared/errors.js';
 
 /** Hardware managers this agent ships. */
@@ -39,12 +40,39 @@ export interface AgentConfig {
   help: boolean;
   /** `--print-payload`: collect and print the payload instead of posting it. */
   printPayload: boolean;
+  /** Address the agent's API listens on (`ipa-listen-host`). */
+  listenHost: string;
+  /** Port of the agent's API (`ipa-listen-port`; 0 picks a free one). */
+  listenPort: number;
+  /** Address the conductor is told to call (`ipa-advertise-host`); null: the route's source address towards the API. */
+  advertiseHost: string | null;
+  /** Port the conductor is told to call (`ipa-advertise-port`); null: the listening port. */
+  advertisePort: number | null;
+  /** Total time to retry the lookup (`ipa-lookup-timeout`, seconds). */
+  lookupTimeoutS: number;
+  /** First wait between lookups (`ipa-lookup-interval`, seconds), doubling up to 60 s. */
+  lookupIntervalS: number;
+  /** A pre-shared agent token (`ipa-agent-token`), e.g. baked into a virtual media image. */
+  agentToken: string | null;
+  /** No data for this long fails an image download attempt (`ipa-image-download-connection-timeout`, s). */
+  imageDownloadTimeoutS: number;
+  /** Extra download attempts per URL (`ipa-image-download-connection-retries`). */
+  imageDownloadRetries: number;
+  /** Wait between download attempts (`ipa-image-download-connection-retry-interval`, s). */
+  imageDownloadRetryIntervalS: number;
+  /**
+   * Disk files of a simulated machine (`ipa-simulated-disk`): `/dev/sda=/path/a.img,/dev/sdb=/path/b.img`,
+   * or a single path for the profile's first disk. Ingot-only.
+   */
+  simulatedDisks: string | null;
 }
 
 /** Default total retry time for one request to Ironic (IPA's `lookup_timeout` is 300 s). */
 export const DEFAULT_GLOBAL_REQUEST_TIMEOUT_S = 300;
+/** Default total lookup time (IPA `lookup_timeout`, 600 s since Yoga). */
+export const DEFAULT_LOOKUP_TIMEOUT_S = 600;
 
-type Kind = 'url' | 'string' | 'bool' | 'list' | 'seconds' | 'manager';
+type Kind = 'url' | 'string' | 'bool' | 'list' | 'seconds' | 'nonneg' | 'count' | 'port' | 'manager';
 
 /** Parameter name (kernel form, without `ipa-`) -> kind and config key. */
 const PARAMS: Record<string, { kind: Kind; key: keyof AgentConfig; help: string }> = {
@@ -60,6 +88,17 @@ const PARAMS: Record<string, { kind: Kind; key: keyof AgentConfig; help: string 
   'hardware-manager': { kind: 'manager', key: 'hardwareManager', help: 'linux (default) or simulated' },
   'simulated-profile': { kind: 'string', key: 'simulatedProfile', help: 'JSON hardware profile for the simulated manager' },
   'simulated-bmc-address': { kind: 'string', key: 'simulatedBmcAddress', help: 'BMC address the simulated manager reports' },
+  'listen-host': { kind: 'string', key: 'listenHost', help: 'address the agent API listens on (default 0.0.0.0)' },
+  'listen-port': { kind: 'port', key: 'listenPort', help: `port of the agent API (default ${AGENT_DEFAULT_PORT})` },
+  'advertise-host': { kind: 'string', key: 'advertiseHost', help: 'address the conductor calls (default: the source address towards the API)' },
+  'advertise-port': { kind: 'port', key: 'advertisePort', help: 'port the conductor calls (default: the listening port)' },
+  'lookup-timeout': { kind: 'nonneg', key: 'lookupTimeoutS', help: `seconds to retry the lookup (default ${DEFAULT_LOOKUP_TIMEOUT_S})` },
+  'lookup-interval': { kind: 'nonneg', key: 'lookupIntervalS', help: 'first wait between lookups, seconds (default 1)' },
+  'agent-token': { kind: 'string', key: 'agentToken', help: 'pre-shared agent token' },
+  'image-download-connection-timeout': { kind: 'seconds', key: 'imageDownloadTimeoutS', help: 'seconds without data before a download attempt fails (default 60)' },
+  'image-download-connection-retries': { kind: 'count', key: 'imageDownloadRetries', help: 'extra download attempts per URL (default 9)' },
+  'image-download-connection-retry-interval': { kind: 'nonneg', key: 'imageDownloadRetryIntervalS', help: 'seconds between download attempts (default 10)' },
+  'simulated-disk': { kind: 'string', key: 'simulatedDisks', help: 'disk files of the simulated machine: /dev/sda=FILE[,/dev/sdb=FILE] or FILE' },
 };
 
 /** Ingot-only flags (no kernel parameter form). */
@@ -94,6 +133,17 @@ export function defaultAgentConfig(): AgentConfig {
     unknown: {},
     help: false,
     printPayload: false,
+    listenHost: '0.0.0.0',
+    listenPort: AGENT_DEFAULT_PORT,
+    advertiseHost: null,
+    advertisePort: null,
+    lookupTimeoutS: DEFAULT_LOOKUP_TIMEOUT_S,
+    lookupIntervalS: 1,
+    agentToken: null,
+    imageDownloadTimeoutS: 60,
+    imageDownloadRetries: 9,
+    imageDownloadRetryIntervalS: 10,
+    simulatedDisks: null,
   };
 }
 
@@ -166,6 +216,19 @@ function applyParam(config: AgentConfig, name: string, displayName: string, valu
       const n = Number(value);
       if (value.trim() === '' || !Number.isFinite(n) || n <= 0) {
         throw fail('InvalidParameterValue', `${displayName}: "${value}" is not a positive number of seconds.`);
+      }
+      set(n);
+      return;
+    }
+    case 'nonneg':
+    case 'count':
+    case 'port': {
+      const n = Number(value);
+      const whole = spec.kind !== 'nonneg';
+      const max = spec.kind === 'port' ? 65535 : Number.MAX_SAFE_INTEGER;
+      if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > max || (whole && !Number.isInteger(n))) {
+        const what = spec.kind === 'port' ? 'a port number (0-65535)' : spec.kind === 'count' ? 'a whole number ≥ 0' : 'a number of seconds ≥ 0';
+        throw fail('InvalidParameterValue', `${displayName}: "${value}" is not ${what}.`);
       }
       set(n);
       return;

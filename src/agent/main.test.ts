@@ -55,14 +55,14 @@ describe('runAgent', () => {
     const { url, got } = await receiver();
     const io = capture();
     const system = fakeSystem({ files: { '/proc/cpuinfo': 'processor\t: 0\n' }, tools: { lsblk: () => '{"blockdevices":[]}' } });
-    const code = await runAgent(['--inspection-collectors=default,nosuch'], { cmdline: `quiet ipa-inspection-callback-url=${url} ipa-lookup-timeout=5 BOOTIF=01-52-54-00-00-00-01`, system, ...io });
+    const code = await runAgent(['--inspection-collectors=default,nosuch'], { cmdline: `quiet ipa-inspection-callback-url=${url} ipa-ntp-server=10.0.0.1 BOOTIF=01-52-54-00-00-00-01`, system, ...io });
     expect(code).toBe(0);
     expect(got).toHaveLength(1);
     expect(got[0]?.boot_interface).toBe('52:54:00:00:00:01');
     expect(got[0]?.collector_errors).toEqual({ nosuch: expect.stringMatching(/unknown collector/) });
     expect(io.out.join('')).toBe('{"uuid":"n1"}\n');
     const log = io.err.join('');
-    expect(log).toContain('ignoring unknown parameter ipa-lookup-timeout=5');
+    expect(log).toContain('ignoring unknown parameter ipa-ntp-server=10.0.0.1');
     expect(log).toContain('problem: /proc/meminfo unreadable');
     expect(log).toMatch(/posted to .* HTTP 202 after 1 attempt/);
   });
@@ -95,13 +95,24 @@ describe('runAgent', () => {
 
   it.each([
     [['--debug=perhaps'], /--debug: "perhaps" is not a boolean/],
-    [[], /no ipa-inspection-callback-url/],
+    [[], /neither ipa-inspection-callback-url nor ipa-api-url/],
     [['--print-payload', '--hardware-manager=simulated'], /ipa-simulated-profile: the simulated hardware manager needs/],
     [['--print-payload', '--hardware-manager=simulated', '--simulated-profile=/nonexistent/p.json'], /ipa-simulated-profile: \/nonexistent\/p.json: ENOENT/],
   ])('exits 2 on bad configuration %j', async (args, message) => {
     const io = capture();
     expect(await runAgent(args, { cmdline: '', system: fakeSystem(), ...io })).toBe(2);
     expect(io.err.join('')).toMatch(message);
+  });
+
+  it('exits 1 when the lookup of the deploy agent gives up', async () => {
+    const server = http.createServer((_req, res) => void res.writeHead(404, { 'Content-Type': 'application/json' }).end('{"error_message": "{\\"faultstring\\": \\"no node\\"}"}'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const io = capture();
+    const api = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const code = await runAgent([`--api-url=${api}`, '--lookup-timeout=0.3', '--lookup-interval=0.05', '--listen-host=127.0.0.1', '--listen-port=0'], { cmdline: '', system: fakeSystem(), ...io });
+    expect(code).toBe(1);
+    expect(io.err.join('')).toMatch(/Could not look up the node at http:\/\/127\.0\.0\.1:\d+ .* within 0 s: Error 404: no node/);
   });
 
   it('prints usage for --help and the payload for --print-payload', async () => {

@@ -1,7 +1,8 @@
 /**
  * The agent of a simulated machine: what a ramdisk would do after a network boot, without booting — the
- * inventory of the machine's hardware profile, posted to the inspection callback. The BMC emulator runs
- * it when a simulated machine boots from the network.
+ * inventory of the machine's hardware profile, posted to the inspection callback, and the deploy agent
+ * (lookup, heartbeats, command API) writing images to the machine's disk files. The BMC emulator runs
+ * them when a simulated machine boots from the network.
  */
 import type { HardwareProfile } from '../protocol/hardware/profile.js';
 import { buildInspectionPayload } from './collectors/payload.js';
@@ -9,6 +10,9 @@ import { defaultAgentConfig } from './config.js';
 import { simulatedHardwareManager } from './hardware/simulated.js';
 import { postInspection } from './inspect.js';
 import { hostSystem } from './system.js';
+import { type DeployAgent, startDeployAgent } from './deploy-agent.js';
+import { simulatedDeployHost } from './deploy-host.js';
+import type { DownloadSettings } from './extensions/context.js';
 
 export interface SimulatedInspection {
   profile: HardwareProfile;
@@ -31,4 +35,60 @@ export async function runSimulatedInspection(opts: SimulatedInspection): Promise
   if (opts.error) payload.error = opts.error;
   const answer = await postInspection(opts.callbackUrl, payload, { totalTimeoutMs: opts.totalTimeoutMs ?? 60_000, initialDelayMs: 200, maxDelayMs: 5000, signal: opts.signal });
   return answer.status;
+}
+
+/** Options of {@link startSimulatedDeployAgent}. */
+export interface SimulatedDeploy {
+  profile: HardwareProfile;
+  /** Ingot's (or Ironic's) API, e.g. `http://127.0.0.1:6385`. */
+  apiUrl: string;
+  /** Disk name (`/dev/sda`) → the file that is that disk; missing files are created sparse at the profile's size. */
+  disks: Record<string, string>;
+  /** Node UUID to look up by, when known. */
+  nodeUuid?: string | null;
+  /** Where the agent's API listens (default 127.0.0.1, a free port). */
+  listenHost?: string;
+  listenPort?: number;
+  /** The address the conductor is told to call (default: the listen address). */
+  advertiseHost?: string;
+  /** `standby.power_off` ran: the machine should be off now (the BMC emulator turns it off). */
+  onPowerOff?: () => void | Promise<void>;
+  /** `standby.run_image` ran: the machine should reboot from its disk. */
+  onReboot?: () => void | Promise<void>;
+  /** Lookup pacing (default 600 s in all, 0.2 s first wait, 5 s longest wait). */
+  lookupTimeoutMs?: number;
+  lookupIntervalMs?: number;
+  lookupMaxIntervalMs?: number;
+  /** Shortest gap before a forced heartbeat (default 5 s, as IPA). */
+  heartbeatMinIntervalMs?: number;
+  /** Image download retries (default 2, 1 s apart: a simulated fleet should fail fast). */
+  download?: Partial<DownloadSettings>;
+  log?: (message: string) => void;
+  signal?: AbortSignal;
+}
+
+/**
+ * Starts the deploy agent of a simulated machine in this process: it looks its node up by the profile's
+ * MACs, serves the command API and heartbeats, writing images to the machine's disk files. Resolves once
+ * the API listens; `done` resolves when a command powered the machine off or rebooted it, or on stop.
+ */
+export async function startSimulatedDeployAgent(opts: SimulatedDeploy): Promise<DeployAgent> {
+  const listenHost = opts.listenHost ?? '127.0.0.1';
+  return startDeployAgent({
+    apiUrl: opts.apiUrl,
+    host: simulatedDeployHost(opts.profile, { diskFiles: opts.disks, onPowerOff: opts.onPowerOff, onReboot: opts.onReboot }),
+    system: hostSystem(),
+    addresses: opts.profile.nics.map((n) => n.mac.toLowerCase()),
+    nodeUuid: opts.nodeUuid ?? null,
+    listenHost,
+    listenPort: opts.listenPort ?? 0,
+    advertiseHost: opts.advertiseHost ?? (listenHost === '0.0.0.0' ? null : listenHost),
+    lookupTimeoutMs: opts.lookupTimeoutMs,
+    lookupIntervalMs: opts.lookupIntervalMs ?? 200,
+    lookupMaxIntervalMs: opts.lookupMaxIntervalMs ?? 5000,
+    heartbeatMinIntervalMs: opts.heartbeatMinIntervalMs,
+    download: { retries: 2, retryIntervalMs: 1000, ...opts.download },
+    log: opts.log,
+    signal: opts.signal,
+  });
 }

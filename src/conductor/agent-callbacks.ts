@@ -8,6 +8,7 @@
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { JsonObject, Node } from '../domain/node.js';
+import { HIDDEN_AGENT_TOKEN, type HeartbeatRequest } from '../protocol/agent/lookup.js';
 import { S, type ProvisionState } from '../domain/states.js';
 import { isoTime } from '../shared/clock.js';
 import { fail } from '../shared/errors.js';
@@ -19,9 +20,6 @@ export const LOOKUP_ALLOWED_STATES: readonly ProvisionState[] = [
   S.DEPLOYING, S.DEPLOYWAIT, S.CLEANING, S.CLEANWAIT, S.INSPECTING, S.INSPECTWAIT, S.RESCUING, S.RESCUEWAIT, S.SERVICING, S.SERVICEWAIT,
 ];
 
-/** What a later lookup sees in place of the token. */
-export const HIDDEN_TOKEN = '******';
-
 /** The agent token: 32 random bytes, URL-safe base64 (43 characters), as Python's `secrets.token_urlsafe()`. */
 export function newAgentToken(): string {
   return randomBytes(32).toString('base64url');
@@ -30,20 +28,13 @@ export function newAgentToken(): string {
 /** What lookup answers. */
 export interface AgentLookup {
   node: Node;
-  /** The token the first time, {@link HIDDEN_TOKEN} after. */
+  /** The token the first time, {@link HIDDEN_AGENT_TOKEN} after. */
   token: string;
   heartbeatTimeoutS: number;
 }
 
 /** A heartbeat as the agent sends it (`POST /v1/heartbeat/{node}`). */
-export interface AgentHeartbeat {
-  callback_url: string;
-  agent_token: string;
-  agent_version?: string | null;
-  agent_verify_ca?: string | null;
-  agent_status?: 'start' | 'end' | 'error' | null;
-  agent_status_message?: string | null;
-}
+export type AgentHeartbeat = HeartbeatRequest;
 
 function notFound(what: string): Error {
   return fail('NodeNotFound', `Node ${what} could not be found.`);
@@ -72,7 +63,7 @@ export async function lookupAgentNode(ctx: ConductorContext, macs: readonly stri
     if (!LOOKUP_ALLOWED_STATES.includes(node.provision_state)) {
       throw fail('NodeNotFound', `Node ${node.uuid} is in provision state "${node.provision_state}", in which no agent serves it.`);
     }
-    let token = HIDDEN_TOKEN;
+    let token = HIDDEN_AGENT_TOKEN;
     if (typeof node.driver_internal_info.agent_secret_token !== 'string') {
       token = newAgentToken();
       task.set({ driver_internal_info: { ...node.driver_internal_info, agent_secret_token: token } });
@@ -92,7 +83,7 @@ function tokenMatches(stored: unknown, given: string): boolean {
 }
 
 /** Checks a heartbeat body; returns it typed. InvalidParameterValue naming the field at fault. */
-export function checkHeartbeat(body: unknown): AgentHeartbeat {
+export function checkHeartbeat(body: unknown): AgentHeartbeat & { agent_token: string } {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw fail('InvalidParameterValue', 'A heartbeat must be a JSON object.');
   const hb = body as Record<string, unknown>;
   const url = hb.callback_url;
@@ -111,7 +102,7 @@ export function checkHeartbeat(body: unknown): AgentHeartbeat {
   if (hb.agent_status !== undefined && hb.agent_status !== null && !['start', 'end', 'error'].includes(hb.agent_status as string)) {
     throw fail('InvalidParameterValue', 'Agent status is invalid. Valid states are start,end,error.');
   }
-  return hb as unknown as AgentHeartbeat;
+  return hb as unknown as AgentHeartbeat & { agent_token: string };
 }
 
 /**

@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, it, expect } from 'vitest';
 import type { InspectionPayload } from '../../src/protocol/agent/inventory.js';
 import { simulatedProfile } from '../../src/bmc/profiles.js';
+import { PROFILE, command, fakeConductor } from './deploy-peers.js';
 
 const run = promisify(execFile);
 let dir: string;
@@ -88,6 +89,33 @@ describe('bundled agent', () => {
       expect(typeof got[0]?.logs).toBe('string');
     } finally {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it('runs the deploy agent: looks up, heartbeats, serves commands and exits 0 after power_off', async () => {
+    const token = 'bundle-token-0123456789abcdef0123456789abcdef';
+    const conductor = await fakeConductor({ nodeUuid: '0b8e3f3c-6b7e-4c35-9c7c-0d6a1b2c3d4e', token, macs: [PROFILE.nics[0]!.mac], heartbeatTimeoutS: 300 });
+    const profileFile = path.join(dir, 'deploy-profile.json');
+    await writeFile(profileFile, JSON.stringify(PROFILE));
+    const child = execFile(process.execPath, [bundle, `--api-url=${conductor.url}`, '--hardware-manager=simulated', `--simulated-profile=${profileFile}`, `--simulated-disk=/dev/sda=${path.join(dir, 'sda.img')}`, '--listen-host=127.0.0.1', '--listen-port=0', '--lookup-interval=0.1'], { cwd: dir, env: { PATH: process.env.PATH ?? '' } });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    let stderr = '';
+    child.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
+    try {
+      const end = Date.now() + 15_000;
+      while (conductor.heartbeats.length === 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+      expect(conductor.heartbeats, stderr).toHaveLength(1);
+      const agentUrl = conductor.heartbeats[0]!.body.callback_url;
+      expect(agentUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect((await command(agentUrl, 'standby.sync', {})).status).toBe(401);
+      const steps = await command(agentUrl, 'clean.get_clean_steps', { node: {}, ports: [] }, { token });
+      expect(steps.body.command_status).toBe('SUCCEEDED');
+      expect((await command(agentUrl, 'standby.power_off', {}, { token, wait: true })).body.command_status).toBe('SUCCEEDED');
+      expect(await exited).toBe(0);
+      expect(stderr).toContain('deploy agent finished: power_off');
+    } finally {
+      if (child.exitCode === null && child.pid) process.kill(child.pid);
+      await conductor.close();
     }
   });
 });

@@ -1,5 +1,5 @@
 import type { InventoryDisk } from '../../protocol/agent/inventory.js';
-import { findDevicesByHints, matchRootDeviceHints, RootDeviceHintError } from '../root-device-hints.js';
+import { findDevicesByHints, matchRootDeviceHints, RootDeviceHintError } from '../../protocol/agent/root-device-hints.js';
 import type { HookResult, InspectionHook } from './types.js';
 
 const GIB = 2 ** 30;

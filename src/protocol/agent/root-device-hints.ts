@@ -21,8 +21,11 @@
  * (Ironic compares a float with a string, never equal); `<all-in> a b` requires every word to be a
  * substring (current oslo.utils requires a list literal, which disk fields never are); a disk without
  * the hinted field (null) never matches (Ironic compares the text "none").
+ *
+ * It lives in protocol/ because the conductor's inspection and the agent (which picks the disk to write an
+ * image to, IPA's `get_os_install_device`) must choose the same disk from the same hints.
  */
-import { IngotError } from '../shared/errors.js';
+import { IngotError } from '../../shared/errors.js';
 
 /** The hint names Ironic accepts, with their types. */
 export const ROOT_DEVICE_HINTS = {

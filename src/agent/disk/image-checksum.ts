@@ -1,0 +1,74 @@
+/**
+ * Which checksum an image must match (IPA `standby.py` `ImageDownload.__init__`, `_fetch_checksum`):
+ * `os_hash_algo` + `os_hash_value` when given (and the algorithm is known), else the legacy `checksum`
+ * field, which is MD5. Either value may be the URL of a checksum file (`sha256sum` output, or a file
+ * holding the bare digest), in which case the line naming the image's file is used.
+ */
+import { getHashes } from 'node:crypto';
+import path from 'node:path';
+import type { ImageInfo } from '../../protocol/agent/commands.js';
+import { invalidCommandParams } from '../api/errors.js';
+
+/** The algorithm and the expected hex digest (lower case). */
+export interface ExpectedChecksum {
+  algo: string;
+  value: string;
+}
+
+const isUrl = (v: string) => /^https?:\/\//i.test(v);
+
+/** Checks `image_info` the way IPA's `_validate_image_info` does; throws InvalidCommandParamsError. */
+export function validateImageInfo(info: unknown): asserts info is ImageInfo {
+  const i = (info ?? {}) as Record<string, unknown>;
+  for (const field of ['id', 'urls']) if (!(field in i)) throw invalidCommandParams(`Image is missing '${field}' field.`);
+  if (!Array.isArray(i.urls) || i.urls.length === 0 || !i.urls.every((u) => typeof u === 'string')) {
+    throw invalidCommandParams("Image 'urls' must be a list with at least one element.");
+  }
+  const hasMd5 = i.checksum !== undefined && i.checksum !== null;
+  if (hasMd5 && (typeof i.checksum !== 'string' || i.checksum === '')) throw invalidCommandParams("Image 'checksum' must be a non-empty string.");
+  const hasOs = Boolean(i.os_hash_algo || i.os_hash_value);
+  if (hasOs) {
+    if (typeof i.os_hash_algo !== 'string' || !i.os_hash_algo) throw invalidCommandParams("Image 'os_hash_algo' must be a non-empty string.");
+    if (typeof i.os_hash_value !== 'string' || !i.os_hash_value) throw invalidCommandParams("Image 'os_hash_value' must be a non-empty string.");
+  }
+  if (!hasMd5 && !hasOs) {
+    throw invalidCommandParams("Image checksum is not available, either the 'checksum' field or the 'os_hash_algo' and 'os_hash_value' fields pair must be set for image verification.");
+  }
+}
+
+/**
+ * The checksum to verify, before any checksum file is fetched. MD5 (the legacy field, or
+ * `os_hash_algo: md5`) only when `allowMd5` (the conductor's `agent_md5_checksum_enable`).
+ */
+export function expectedChecksum(info: ImageInfo, allowMd5: boolean): ExpectedChecksum {
+  const algo = info.os_hash_algo?.toLowerCase();
+  let chosen: ExpectedChecksum;
+  if (algo && getHashes().includes(algo) && info.os_hash_value) chosen = { algo, value: info.os_hash_value };
+  else if (info.checksum) chosen = { algo: 'md5', value: info.checksum };
+  else {
+    throw invalidCommandParams(
+      `Unable to verify image ${info.id} with available checksums. Please make sure the specified 'os_hash_algo' (currently ${info.os_hash_algo}) is supported by this ramdisk, or provide a md5 checksum via the 'checksum' field`,
+    );
+  }
+  if (chosen.algo === 'md5' && !allowMd5) {
+    throw invalidCommandParams(`Image ${info.id} can only be verified with MD5, which the conductor does not allow (agent_md5_checksum_enable is false); give os_hash_algo sha256 or sha512.`);
+  }
+  return { algo: chosen.algo, value: isUrl(chosen.value) ? chosen.value : chosen.value.trim().toLowerCase() };
+}
+
+/** True when the expected value is a checksum file to fetch. */
+export const checksumIsUrl = (c: ExpectedChecksum) => isUrl(c.value);
+
+/** Picks the digest for `imageUrl`'s file name out of a checksum file's text. */
+export function pickChecksum(text: string, imageUrl: string): string {
+  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  if (lines.length === 0) throw new Error('Empty checksum file');
+  if (lines.length === 1 && !/\s/.test(lines[0] as string)) return (lines[0] as string).toLowerCase();
+  const wanted = path.posix.basename(new URL(imageUrl).pathname);
+  for (const line of lines) {
+    const [digest, ...rest] = line.split(/\s+/);
+    // `*name` marks binary mode in sha256sum output.
+    if (rest.join(' ').replace(/^\*/, '') === wanted && digest) return digest.toLowerCase();
+  }
+  throw new Error(`Checksum file does not contain name ${wanted}`);
+}
