@@ -5,6 +5,7 @@
  */
 import { Type, type Static } from 'typebox';
 import { ApiConfig } from './api.js';
+import { BootConfig } from './boot.js';
 import { ConductorConfig } from './conductor.js';
 import { DatabaseConfig } from './database.js';
 import { DhcpConfig } from './dhcp.js';
@@ -26,7 +27,8 @@ export const IngotConfig = Type.Object({
   images: ImagesConfig,
   dhcp: DhcpConfig,
   tftp: TftpConfig,
+  boot: BootConfig,
 });
 export type IngotConfig = Static<typeof IngotConfig>;
 
-export { ApiConfig, ConductorConfig, DatabaseConfig, DhcpConfig, ImagesConfig, IpmiConfig, LogConfig, RedfishConfig, TftpConfig };
+export { ApiConfig, BootConfig, ConductorConfig, DatabaseConfig, DhcpConfig, ImagesConfig, IpmiConfig, LogConfig, RedfishConfig, TftpConfig };

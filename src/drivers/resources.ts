@@ -11,19 +11,31 @@ import { InspectorClient } from './inspector/client.js';
 import { IpmiClient } from './ipmi/client.js';
 import { RedfishClientPool } from './redfish/pool.js';
 import type { RetryObserver } from './retry-log.js';
+import type { NetworkBootEnvironment } from './pxe/environment.js';
 
 export interface DriverResources {
   readonly redfish: RedfishClientPool;
   readonly ipmi: IpmiClient;
   /** The ironic-inspector service of the `inspector` inspect interface; null when `[inspector] service_url` is empty. */
   readonly inspector: InspectorClient | null;
+  /**
+   * What the `pxe` and `ipxe` boot interfaces need (DHCP provider, boot roots, agent API URL, image cache,
+   * ports, boot device); null when network boot is not configured: those interfaces then fail with ConfigInvalid.
+   */
+  readonly boot: NetworkBootEnvironment | null;
   /** Logs out of BMC sessions and closes sockets. */
   close(): Promise<void>;
 }
 
-/** Driver resources from the `redfish`, `ipmi` and `inspector` config groups (defaults for what is missing). */
+/** Driver resources from the `redfish`, `ipmi` and `inspector` config groups (defaults for what is missing) and the network boot environment. */
 export function createDriverResources(
-  config: { redfish?: Partial<RedfishConfig>; ipmi?: Partial<IpmiConfig>; inspector?: Pick<Partial<InspectorConfig>, 'service_url'> } = {},
+  config: {
+    redfish?: Partial<RedfishConfig>;
+    ipmi?: Partial<IpmiConfig>;
+    inspector?: Pick<Partial<InspectorConfig>, 'service_url'>;
+    /** The network boot environment, built by the composition root (it owns the DHCP provider and the image cache). */
+    boot?: NetworkBootEnvironment | null;
+  } = {},
   onRetry?: RetryObserver,
 ): DriverResources {
   const r = config.redfish ?? {};
@@ -46,6 +58,7 @@ export function createDriverResources(
     redfish,
     ipmi,
     inspector,
+    boot: config.boot ?? null,
     async close() {
       await Promise.allSettled([redfish.close(), ipmi.closeAll()]);
     },

@@ -53,7 +53,7 @@ export function buildProgram(): Command {
     .option('--port <port>', 'TCP port (default 6385; env INGOT_API_PORT); the ironic-inspector compatible API listens on INGOT_API_INSPECTOR_PORT (default 5050, 0 = off)')
     .option('--data-dir <dir>', 'directory of the SQLite database (default ./ingot-data; env INGOT_DATABASE_DATA_DIR)')
     .option('--database-url <url>', 'postgres://user:pass@host/db selects PostgreSQL (env INGOT_DATABASE_URL)')
-    .option('--config <file>', 'JSON config file with groups api, conductor, database, log, redfish, ipmi, inspector, images, dhcp, tftp (env INGOT_CONFIG)')
+    .option('--config <file>', 'JSON config file with groups api, conductor, database, log, redfish, ipmi, inspector, images, dhcp, tftp, boot (env INGOT_CONFIG)')
     .addOption(new Option('--log-level <level>', 'log level (env INGOT_LOG_LEVEL)').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']))
     .action(serveCommand);
   program
