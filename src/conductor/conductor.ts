@@ -16,6 +16,7 @@ import type { RedfishConfig } from '../config/redfish.js';
 import type { Store } from '../db/store.js';
 import { createDriverRegistry, type DriverRegistry } from '../drivers/registry.js';
 import { createDriverResources } from '../drivers/resources.js';
+import type { NetworkBootEnvironment } from '../drivers/pxe/environment.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { messageOf } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';
@@ -44,7 +45,7 @@ export interface ConductorOptions {
   /** Inspection rules every inspection runs, from `inspector.built_in_rules` (see `main/built-in-rules.ts`). */
   builtInRules?: readonly InspectionRuleInput[];
   /** Settings of the BMC drivers (the `redfish` and `ipmi` config groups). */
-  drivers?: { redfish?: Partial<RedfishConfig>; ipmi?: Partial<IpmiConfig> };
+  drivers?: { redfish?: Partial<RedfishConfig>; ipmi?: Partial<IpmiConfig>; boot?: NetworkBootEnvironment | null };
   /** Skip the periodic tasks (tests drive them by hand through `context`). Default true. */
   periodics?: boolean;
 }

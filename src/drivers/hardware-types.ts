@@ -27,8 +27,8 @@ export const HARDWARE_TYPES: Readonly<Record<string, HardwareType>> = {
   },
   /**
    * Machines without a usable BMC: the operator powers them and picks the boot device by hand.
-   * NOTE: Ironic's generic boot/deploy (`ipxe`, `pxe`, `direct`) come first; until they are enabled in
-   * Ingot the fake ones stand in so the type can be enrolled and driven.
+   * NOTE: Ironic's generic deploy (`direct`) comes first; until Ingot has it the fake one stands in so
+   * the type can be enrolled and driven. Boot is network boot (`ipxe`, `pxe`).
    */
   'manual-management': {
     bios: ['no-bios'],
@@ -47,8 +47,8 @@ export const HARDWARE_TYPES: Readonly<Record<string, HardwareType>> = {
   },
   /**
    * Machines with a Redfish BMC (Ironic's `redfish`). Out-of-band inspection, power and boot device over
-   * Redfish. NOTE: network boot and deploy (`ipxe`, `pxe`, `direct`) are listed as in Ironic; until Ingot
-   * has them the fake ones stand in, as for `manual-management`.
+   * Redfish. NOTE: virtual media boot and deploy (`redfish-virtual-media`, `direct`) are listed as in Ironic;
+   * until Ingot has them network boot (`ipxe`) and the fake deploy stand in.
    */
   redfish: {
     bios: ['redfish', 'no-bios'],

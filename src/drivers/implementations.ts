@@ -15,6 +15,8 @@ import { inspectorInspect } from './inspector/inspect.js';
 import { fakeBios, fakeConsole, fakeFirmware, fakeNetwork, fakeRaid, fakeStorage, fakeVendor } from './fake/extras.js';
 import { fakeManagement } from './fake/management.js';
 import { fakePower } from './fake/power.js';
+import { ipxeBoot } from './ipxe/index.js';
+import { pxeBoot } from './pxe/index.js';
 import { fakeBoot, fakeDeploy, fakeInspect, fakeRescue } from './fake/provisioning.js';
 import {
   noBios, noConsole, noFirmware, noInspect, noopManagement, noopNetwork, noopStorage, noRaid, noRescue, noVendor,
@@ -24,7 +26,7 @@ export type ImplementationTable = { [I in InterfaceName]: Readonly<Record<string
 
 export const IMPLEMENTATIONS: ImplementationTable = {
   bios: { fake: fakeBios, 'no-bios': noBios },
-  boot: { fake: fakeBoot },
+  boot: { fake: fakeBoot, pxe: (r) => pxeBoot(r.boot), ipxe: (r) => ipxeBoot(r.boot) },
   console: { fake: fakeConsole, 'no-console': noConsole },
   deploy: { fake: fakeDeploy },
   firmware: { fake: fakeFirmware, 'no-firmware': noFirmware },

@@ -9,6 +9,7 @@ import { buildApp } from '../api/app.js';
 import { buildInspectorApp } from '../api/inspector/app.js';
 import { createConductor } from '../conductor/conductor.js';
 import { openStore } from '../db/open-store.js';
+import { startBootServices, type BootServices } from './boot-services.js';
 import { loadBuiltInRules } from './built-in-rules.js';
 import type { Logger } from '../shared/logger.js';
 
@@ -30,10 +31,21 @@ export async function startServer(config: IngotConfig, logger: Logger): Promise<
     poolSize: config.database.pool_size,
     logger,
   });
-  const conductor = createConductor({ store, config: config.conductor, logger, inspector: config.inspector, builtInRules, drivers: { redfish: config.redfish, ipmi: config.ipmi } });
+  let boot: BootServices;
+  try {
+    boot = await startBootServices(config, store, logger, () => conductor.context.registry);
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  const conductor = createConductor({
+    store, config: config.conductor, logger, inspector: config.inspector, builtInRules,
+    drivers: { redfish: config.redfish, ipmi: config.ipmi, boot: boot.environment },
+  });
   try {
     await conductor.start();
   } catch (err) {
+    await boot.close();
     await store.close();
     throw err;
   }
@@ -42,11 +54,14 @@ export async function startServer(config: IngotConfig, logger: Logger): Promise<
     await app.listen({ host: config.api.host, port: config.api.port });
   } catch (err) {
     await conductor.stop({ timeoutMs: 0 });
+    await boot.close();
     await store.close();
     throw err;
   }
   const host = config.api.host.includes(':') ? `[${config.api.host}]` : config.api.host;
   const url = `http://${host}:${boundPort(app.server.address(), config.api.port)}`;
+  // A wildcard listen address is no address a machine can call back to: then `boot.api_url` must be set.
+  if (!['0.0.0.0', '::'].includes(config.api.host)) boot.setApiUrl(url);
 
   // The legacy ironic-inspector API, on its own port of the same host.
   let inspector: ReturnType<typeof buildInspectorApp> | undefined;
@@ -58,6 +73,7 @@ export async function startServer(config: IngotConfig, logger: Logger): Promise<
     } catch (err) {
       await app.close();
       await conductor.stop({ timeoutMs: 0 });
+      await boot.close();
       await store.close();
       throw err;
     }
@@ -71,6 +87,7 @@ export async function startServer(config: IngotConfig, logger: Logger): Promise<
       logger.info('shutting down: no new requests; waiting for running work');
       await Promise.all([app.close(), inspector?.close()]);
       await conductor.stop({ timeoutMs: config.conductor.graceful_shutdown_timeout_s * 1000 });
+      await boot.close();
       await store.close();
       logger.info('stopped');
     })());
