@@ -127,7 +127,9 @@ export async function agentHeartbeat(ctx: ConductorContext, ident: string, body:
     if (hb.agent_verify_ca) recorded.agent_verify_ca = hb.agent_verify_ca;
     task.set({ driver_internal_info: recorded });
     await task.save();
-    if (dii.agent_url === undefined) await task.record('agent', `agent ${hb.agent_version ?? ''} listening at ${hb.callback_url}`.replace('  ', ' '), 'INFO', null);
+    if (dii.agent_url === undefined) {
+      await task.record('agent', `agent${hb.agent_version ? ` ${hb.agent_version}` : ''} listening at ${hb.callback_url}`, 'INFO', null);
+    }
   } finally {
     await task.release();
   }

@@ -113,8 +113,9 @@ export function createConductor(opts: ConductorOptions): Conductor {
           runPowerFailureRecovery(ctx, periodics.signal),
           runWaitTimeouts(ctx, periodics.signal),
           runDeadConductorCheck(ctx, periodics.signal),
-          runInspectorStatusCheck(ctx, periodics.signal),
         );
+        // Without an external inspector no node can wait on one (the interface refuses to start), so nothing to poll.
+        if (ctx.inspector.service_url !== '') loops.push(runInspectorStatusCheck(ctx, periodics.signal));
       }
       logger.info({ hardware_types: ctx.registry.hardwareTypes(), workers: config.workers }, `conductor ${ctx.hostname} started`);
     },

@@ -10,6 +10,9 @@ import { MultiHash, HEX_LENGTH, type Checksum, type ChecksumAlgo } from './diges
 import { fetchBytes, type DownloadOptions } from './download.js';
 import { badImageInput } from './errors.js';
 import { isHttpUrl } from './source.js';
+import { ChecksumFileError, findInChecksumFile as findInFile, imageNames } from '../shared/checksum-file.js';
+
+export { imageNames };
 
 export { HEX_LENGTH, type Checksum, type ChecksumAlgo } from './digest.js';
 
@@ -74,30 +77,14 @@ export function parseChecksum(value: string, policy: ChecksumPolicy, algo?: stri
   return { algo: a, hex };
 }
 
-/** The digest a checksum file lists for `names` (first match, as Ironic reads it), with its BSD tag. */
+/** The digest a checksum file lists for `names` (shared/checksum-file.ts), refused as bad input. */
 export function findInChecksumFile(text: string, names: readonly string[], where: string): { hex: string; algo?: string } {
-  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
-  if (lines.length === 0) throw badImageInput('checksum_invalid', `Checksum file ${where} is empty.`);
-  // NOTE: a file holding only one digest (no file name) is used as it is (checksum_utils.py).
-  if (lines.length === 1 && !/\s/.test(lines[0] as string)) {
-    const only = lines[0] as string;
-    if (/^[0-9a-fA-F]+$/.test(only) && ALGOS.some((a) => HEX_LENGTH[a] === only.length)) return { hex: only };
-    throw badImageInput('checksum_invalid', `Checksum file ${where} holds "${only.slice(0, 40)}", which is no checksum.`);
+  try {
+    return findInFile(text, names, where);
+  } catch (err) {
+    if (err instanceof ChecksumFileError) throw badImageInput('checksum_invalid', err.message);
+    throw err;
   }
-  for (const line of lines) {
-    if (line.startsWith('#')) continue;
-    const bsd = /^([A-Za-z0-9-]+)\s*\((.*)\)\s*=\s*([0-9a-fA-F]+)$/.exec(line);
-    if (bsd) {
-      if (names.includes(bsd[2] as string)) return { hex: bsd[3] as string, algo: bsd[1] as string };
-      continue;
-    }
-    const gnu = /^([0-9a-fA-F]+)\s+\*?(.+)$/.exec(line);
-    if (gnu && names.includes((gnu[2] as string).trim())) return { hex: gnu[1] as string };
-    // NOTE: some files put the name first and the digest last (`name  hex`); Ironic accepts that too.
-    const last = /^(.+?)\s+([0-9a-fA-F]+)$/.exec(line);
-    if (last && names.includes((last[1] as string).trim().replace(/^\*/, ''))) return { hex: last[2] as string };
-  }
-  throw badImageInput('checksum_invalid', `Checksum file ${where} has no line for ${names[0]}.`);
 }
 
 /** Options of {@link resolveChecksum}. */
@@ -124,23 +111,6 @@ export async function resolveChecksum(value: string, opts: ResolveChecksumOption
     if (err instanceof Error) err.message = `${err.message} (from checksum file ${text})`;
     throw err;
   }
-}
-
-/** The names a checksum file may list an image under: the URL's last path segment, raw and decoded. */
-export function imageNames(imageUrl: string): string[] {
-  let raw: string;
-  try {
-    raw = new URL(imageUrl).pathname.split('/').pop() ?? '';
-  } catch {
-    raw = imageUrl.split(/[?#]/)[0]?.split('/').pop() ?? '';
-  }
-  let decoded = raw;
-  try {
-    decoded = decodeURIComponent(raw);
-  } catch {
-    // keep the raw name
-  }
-  return decoded === raw ? [raw] : [raw, decoded];
 }
 
 /** The hex digest of a file (for images already on disk). */

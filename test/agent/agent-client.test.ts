@@ -44,6 +44,8 @@ beforeAll(async () => {
   await api.listen({ host: '127.0.0.1', port: 0 });
   images = createServer((req, res) => {
     if (req.url === '/disk.img') res.writeHead(200, { 'content-length': image.length }).end(image);
+    // Holds the write open, so that the agent is busy when the next command comes.
+    else if (req.url === '/slow.img') setTimeout(() => res.writeHead(200, { 'content-length': image.length }).end(image), 800);
     else res.writeHead(404).end('no such image');
   });
   await new Promise<void>((r) => images.listen(0, '127.0.0.1', r));
@@ -121,12 +123,11 @@ describe('the conductor’s agent client against the agent', () => {
     const forged = { ...node, driver_internal_info: { ...node.driver_internal_info, agent_secret_token: 'z'.repeat(43) } };
     await expect(client.command(forged, 'standby.sync', {}, { wait: true })).rejects.toThrow(/refused standby.sync \(HTTP 401\)/);
     await client.command(node, 'standby.prepare_image', {
-      image_info: { id: 'slow', urls: [`${imagesUrl}/disk.img`], os_hash_algo: 'sha256', os_hash_value: sha256, disk_format: 'raw' },
+      image_info: { id: 'slow', urls: [`${imagesUrl}/slow.img`], os_hash_algo: 'sha256', os_hash_value: sha256, disk_format: 'raw' },
     });
-    const busy = await client.command(node, 'standby.prepare_image', { image_info: { id: 'again', urls: [`${imagesUrl}/disk.img`], os_hash_algo: 'sha256', os_hash_value: sha256, disk_format: 'raw' } }).catch((e: unknown) => e);
-    // The first write may already be done on a fast machine; if not, the agent says it is busy.
-    if (busy instanceof Error) expect(busy).toBeInstanceOf(AgentBusyError);
-    await finished('prepare_image');
+    const busy = client.command(node, 'standby.prepare_image', { image_info: { id: 'again', urls: [`${imagesUrl}/disk.img`], os_hash_algo: 'sha256', os_hash_value: sha256, disk_format: 'raw' } });
+    await expect(busy).rejects.toBeInstanceOf(AgentBusyError);
+    expect((await finished('prepare_image')).command_status).toBe('SUCCEEDED');
     const gone = { ...node, driver_internal_info: { ...node.driver_internal_info, agent_url: 'http://127.0.0.1:9' } };
     await expect(client.command(gone, 'standby.sync', {}, { wait: true })).rejects.toThrow(/could not be reached for standby.sync/);
   });

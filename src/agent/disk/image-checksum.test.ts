@@ -25,9 +25,12 @@ describe('image checksums', () => {
     expect(errorOf(() => expectedChecksum({ id: 'i', urls: [], checksum: 'cd' }, false)).details).toMatch(/MD5, which the conductor does not allow/);
   });
 
-  it('picks the image’s line from a checksum file', () => {
-    expect(pickChecksum('AA11\n', 'http://x/a.img')).toBe('aa11');
-    expect(pickChecksum('11  b.img\n22 *a.img\n', 'http://x/dir/a.img?temp=1')).toBe('22');
-    expect(() => pickChecksum('11  b.img\n', 'http://x/a.img')).toThrow('Checksum file does not contain name a.img');
+  it('picks the image’s line from a checksum file, in every format the conductor reads', () => {
+    const a = 'ab'.repeat(32);
+    const b = 'cd'.repeat(32);
+    expect(pickChecksum(`${a.toUpperCase()}\n`, 'http://x/a.img', 'http://x/SUMS')).toBe(a);
+    expect(pickChecksum(`${b}  b.img\n${a} *a.img\n`, 'http://x/dir/a.img?temp=1', 'http://x/SUMS')).toBe(a);
+    expect(pickChecksum(`SHA256 (b.img) = ${b}\nSHA256 (a.img) = ${a}\n`, 'http://x/a.img', 'http://x/SUMS')).toBe(a);
+    expect(() => pickChecksum(`${b}  b.img\n`, 'http://x/a.img', 'http://x/SUMS')).toThrow('Checksum file http://x/SUMS has no line for a.img.');
   });
 });

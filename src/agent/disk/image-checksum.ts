@@ -5,8 +5,8 @@
  * holding the bare digest), in which case the line naming the image's file is used.
  */
 import { getHashes } from 'node:crypto';
-import path from 'node:path';
 import type { ImageInfo } from '../../protocol/agent/commands.js';
+import { findInChecksumFile, imageNames } from '../../shared/checksum-file.js';
 import { invalidCommandParams } from '../api/errors.js';
 
 /** The algorithm and the expected hex digest (lower case). */
@@ -59,16 +59,7 @@ export function expectedChecksum(info: ImageInfo, allowMd5: boolean): ExpectedCh
 /** True when the expected value is a checksum file to fetch. */
 export const checksumIsUrl = (c: ExpectedChecksum) => isUrl(c.value);
 
-/** Picks the digest for `imageUrl`'s file name out of a checksum file's text. */
-export function pickChecksum(text: string, imageUrl: string): string {
-  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l !== '');
-  if (lines.length === 0) throw new Error('Empty checksum file');
-  if (lines.length === 1 && !/\s/.test(lines[0] as string)) return (lines[0] as string).toLowerCase();
-  const wanted = path.posix.basename(new URL(imageUrl).pathname);
-  for (const line of lines) {
-    const [digest, ...rest] = line.split(/\s+/);
-    // `*name` marks binary mode in sha256sum output.
-    if (rest.join(' ').replace(/^\*/, '') === wanted && digest) return digest.toLowerCase();
-  }
-  throw new Error(`Checksum file does not contain name ${wanted}`);
+/** The digest listed for `imageUrl`'s file name in the text of the checksum file at `checksumUrl` (shared/checksum-file.ts). */
+export function pickChecksum(text: string, imageUrl: string, checksumUrl: string): string {
+  return findInChecksumFile(text, imageNames(imageUrl), checksumUrl).hex.toLowerCase();
 }

@@ -62,7 +62,7 @@ export async function prepareImage(ctx: ExtensionContext, state: StandbyState, p
     if (checksumIsUrl(expected)) {
       const text = (await fetchText(ctx, expected.value, `checksum file ${expected.value}`, info.id)).toString('utf8');
       try {
-        expected.value = pickChecksum(text, info.urls[0] as string);
+        expected.value = pickChecksum(text, info.urls[0] as string, expected.value);
       } catch (err) {
         throw imageDownloadError(expected.value, messageOf(err));
       }

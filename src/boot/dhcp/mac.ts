@@ -1,7 +1,6 @@
 /** MAC address checks shared by the DHCP providers. */
 import { fail } from '../../shared/errors.js';
-
-const MAC = /^[0-9a-f]{2}([:-])[0-9a-f]{2}(\1[0-9a-f]{2}){4}$/;
+import { isMac48, normalizeMac as canonicalMac } from '../../shared/mac.js';
 
 /**
  * `mac` as dnsmasq and Ironic's ports write it: six lower-case hex octets separated by colons.
@@ -9,9 +8,9 @@ const MAC = /^[0-9a-f]{2}([:-])[0-9a-f]{2}(\1[0-9a-f]{2}){4}$/;
  * written into host entries).
  */
 export function normalizeMac(mac: string): string {
-  const lower = mac.trim().toLowerCase();
-  if (!MAC.test(lower)) throw fail('InvalidParameterValue', `"${mac}" is not an Ethernet MAC address (expected six hex octets, e.g. 52:54:00:12:34:56).`);
-  return lower.replace(/-/g, ':');
+  const text = mac.trim();
+  if (!isMac48(text)) throw fail('InvalidParameterValue', `"${mac}" is not an Ethernet MAC address (expected six hex octets, e.g. 52:54:00:12:34:56).`);
+  return canonicalMac(text);
 }
 
 /** Normalized, de-duplicated MACs in first-seen order. */
