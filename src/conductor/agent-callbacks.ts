@@ -11,7 +11,10 @@ import type { JsonObject, Node } from '../domain/node.js';
 import { HIDDEN_AGENT_TOKEN, type HeartbeatRequest } from '../protocol/agent/lookup.js';
 import { S, type ProvisionState } from '../domain/states.js';
 import { isoTime } from '../shared/clock.js';
-import { fail } from '../shared/errors.js';
+import { fail, messageOf } from '../shared/errors.js';
+import { continueAgentFlow, heartbeatContinues } from './flows/agent-continue.js';
+import { provisionFailureHandlers } from './flows/phases.js';
+import { startFlow } from './flows/run.js';
 import type { ConductorContext } from './context.js';
 import { Task, withTask } from './task.js';
 
@@ -19,6 +22,9 @@ import { Task, withTask } from './task.js';
 export const LOOKUP_ALLOWED_STATES: readonly ProvisionState[] = [
   S.DEPLOYING, S.DEPLOYWAIT, S.CLEANING, S.CLEANWAIT, S.INSPECTING, S.INSPECTWAIT, S.RESCUING, S.RESCUEWAIT, S.SERVICING, S.SERVICEWAIT,
 ];
+
+/** How long lookups and heartbeats wait for a node lock held by a short operation before answering 409. */
+const LOCK_RETRY_MS = 2000;
 
 /** The agent token: 32 random bytes, URL-safe base64 (43 characters), as Python's `secrets.token_urlsafe()`. */
 export function newAgentToken(): string {
@@ -58,7 +64,8 @@ export async function lookupAgentNode(ctx: ConductorContext, macs: readonly stri
     if (serving.length !== 1) throw notFound(`with addresses ${macs.join(',')}`);
     uuid = (serving[0] as Node).uuid;
   }
-  return withTask(ctx, uuid, {}, async (task) => {
+  // A flow that just moved the node into its wait state may still hold the lock for a moment.
+  return withTask(ctx, uuid, { retryMs: LOCK_RETRY_MS }, async (task) => {
     const node = task.node;
     if (!LOOKUP_ALLOWED_STATES.includes(node.provision_state)) {
       throw fail('NodeNotFound', `Node ${node.uuid} is in provision state "${node.provision_state}", in which no agent serves it.`);
@@ -113,7 +120,8 @@ export function checkHeartbeat(body: unknown): AgentHeartbeat & { agent_token: s
  */
 export async function agentHeartbeat(ctx: ConductorContext, ident: string, body: unknown): Promise<void> {
   const hb = checkHeartbeat(body);
-  const task = await Task.acquire(ctx, ident);
+  const task = await Task.acquire(ctx, ident, { retryMs: LOCK_RETRY_MS });
+  let handedOver = false;
   try {
     const dii = task.node.driver_internal_info;
     if (!tokenMatches(dii.agent_secret_token, hb.agent_token)) {
@@ -130,9 +138,29 @@ export async function agentHeartbeat(ctx: ConductorContext, ident: string, body:
     if (dii.agent_url === undefined) {
       await task.record('agent', `agent${hb.agent_version ? ` ${hb.agent_version}` : ''} listening at ${hb.callback_url}`, 'INFO', null);
     }
+    handedOver = continueInWorker(task);
   } finally {
-    await task.release();
+    if (!handedOver) await task.release();
   }
+}
+
+/**
+ * Hands the task to a worker that continues the node's agent-driven flow, when the heartbeat continues
+ * one; returns whether it did. With every worker busy the heartbeat only counts as a sign of life: the
+ * agent heartbeats again.
+ */
+function continueInWorker(task: Task): boolean {
+  if (!heartbeatContinues(task)) return false;
+  const name = `heartbeat ${task.node.uuid}`;
+  let slot;
+  try {
+    slot = task.ctx.pool.reserve(name);
+  } catch (err) {
+    task.ctx.logger.warn({ node: task.node.uuid }, `heartbeat of node ${task.node.uuid} not acted on: ${messageOf(err)}`);
+    return false;
+  }
+  startFlow(task, slot, name, provisionFailureHandlers(task, (signal) => continueAgentFlow(task, signal)));
+  return true;
 }
 
 /** Forgets the agent token and URL (a new ramdisk boot must look the node up again), as Ironic's `wipe_token_and_url`. */

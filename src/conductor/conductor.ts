@@ -10,6 +10,8 @@ import { Value } from 'typebox/value';
 import { ConductorConfig } from '../config/conductor.js';
 import { defaultInspectorConfig, type InspectorConfig } from '../config/inspector.js';
 import type { IpmiConfig } from '../config/ipmi.js';
+import { ImagesConfig } from '../config/images.js';
+import { AgentClient } from '../drivers/agent/client.js';
 import { checkInspectorConfig } from '../inspector/process.js';
 import type { InspectionRuleInput } from '../inspector/rules/index.js';
 import type { RedfishConfig } from '../config/redfish.js';
@@ -46,6 +48,10 @@ export interface ConductorOptions {
   builtInRules?: readonly InspectionRuleInput[];
   /** Settings of the BMC drivers (the `redfish` and `ipmi` config groups). */
   drivers?: { redfish?: Partial<RedfishConfig>; ipmi?: Partial<IpmiConfig>; boot?: NetworkBootEnvironment | null };
+  /** The `images` config group; missing keys take their defaults. */
+  images?: Partial<ImagesConfig>;
+  /** The agent client to use (tests pass one with a short timeout). */
+  agent?: AgentClient;
   /** Skip the periodic tasks (tests drive them by hand through `context`). Default true. */
   periodics?: boolean;
 }
@@ -86,6 +92,9 @@ export function createConductor(opts: ConductorOptions): Conductor {
     pool: createWorkerPool(config.workers, logger, config.hostname),
     rings: new RingCache(opts.store),
     conductorId: null,
+    boot: opts.drivers?.boot ?? null,
+    images: Object.freeze(Value.Default(ImagesConfig, structuredClone(opts.images ?? {})) as ImagesConfig),
+    agent: opts.agent ?? new AgentClient(),
     powerFailures: new Map(),
   };
   const client = new LocalConductorClient(ctx);

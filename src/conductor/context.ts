@@ -1,5 +1,8 @@
 /** What every part of the conductor shares: storage, configuration, drivers, workers, identity. */
 import type { ConductorConfig } from '../config/conductor.js';
+import type { ImagesConfig } from '../config/images.js';
+import type { AgentClient } from '../drivers/agent/client.js';
+import type { NetworkBootEnvironment } from '../drivers/pxe/environment.js';
 import type { InspectorConfig } from '../config/inspector.js';
 import type { InspectionRuleInput } from '../inspector/rules/index.js';
 import type { Store } from '../db/store.js';
@@ -25,6 +28,12 @@ export interface ConductorContext {
   readonly rings: RingCache;
   /** This conductor's row id once registered (written into conductor_affinity on deploy). */
   conductorId: number | null;
+  /** The network boot environment (boot roots, HTTP URL, image cache); null when network boot is not configured. */
+  readonly boot: NetworkBootEnvironment | null;
+  /** The `images` group: checksum policy and how the agent gets images. */
+  readonly images: Readonly<ImagesConfig>;
+  /** The client of the ramdisk agents' command API. */
+  readonly agent: AgentClient;
   /** Consecutive failed power reads per node UUID (power sync); cleared by a good read. */
   readonly powerFailures: Map<string, number>;
 }

@@ -38,10 +38,23 @@ export class Task {
     this.driver = refusingPowerOff(ctx.registry.load(node), () => this.current, ctx);
   }
 
-  /** Locks (unless `shared`) and loads the node and its driver. */
-  static async acquire(ctx: ConductorContext, ident: string, opts: { shared?: boolean } = {}): Promise<Task> {
+  /**
+   * Locks (unless `shared`) and loads the node and its driver. With `retryMs`, a lock held by someone
+   * else is tried again for that long (Ironic's `node_locked_retry_attempts`) before NodeLocked.
+   */
+  static async acquire(ctx: ConductorContext, ident: string, opts: { shared?: boolean; retryMs?: number } = {}): Promise<Task> {
     if (opts.shared) return new Task(ctx, await ctx.store.nodes.get(ident), true);
-    const node = await ctx.store.nodes.reserve(ident, ctx.hostname);
+    const until = Date.now() + (opts.retryMs ?? 0);
+    let node: Node;
+    for (;;) {
+      try {
+        node = await ctx.store.nodes.reserve(ident, ctx.hostname);
+        break;
+      } catch (err) {
+        if (!(err instanceof IngotError && err.code === 'NodeLocked') || Date.now() >= until) throw err;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
     try {
       return new Task(ctx, node, false);
     } catch (err) {
@@ -180,7 +193,7 @@ function refusingPowerOff(driver: Driver, node: () => Node, ctx: ConductorContex
 }
 
 /** Runs `fn` in a task and always releases it. */
-export async function withTask<T>(ctx: ConductorContext, ident: string, opts: { shared?: boolean }, fn: (task: Task) => Promise<T>): Promise<T> {
+export async function withTask<T>(ctx: ConductorContext, ident: string, opts: { shared?: boolean; retryMs?: number }, fn: (task: Task) => Promise<T>): Promise<T> {
   const task = await Task.acquire(ctx, ident, opts);
   try {
     return await fn(task);

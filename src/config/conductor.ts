@@ -41,6 +41,22 @@ export const ConductorConfig = Type.Object({
   }),
   rescue_callback_timeout_s: Type.Number({ default: 1800, exclusiveMinimum: 0, description: 'Longest time a node may stay in `rescue wait`.' }),
   service_callback_timeout_s: Type.Number({ default: 1800, exclusiveMinimum: 0, description: 'Longest time a node may stay in `service wait`.' }),
+  erase_devices_priority: Type.Integer({
+    default: 0, minimum: 0,
+    description: 'Priority of the agent\'s `erase_devices` step (full disk wipe) in automated cleaning; 0 leaves it out (Ironic `[deploy]erase_devices_priority`).',
+  }),
+  erase_devices_metadata_priority: Type.Integer({
+    default: 99, minimum: 0,
+    description: 'Priority of the agent\'s `erase_devices_metadata` step (partition tables and signatures) in automated cleaning; 0 leaves it out.',
+  }),
+  deploy_logs_collect: Type.Union([Type.Literal('on_failure'), Type.Literal('always'), Type.Literal('never')], {
+    default: 'on_failure',
+    description: 'When to fetch the ramdisk agent\'s logs at the end of a deployment or cleaning (Ironic `[agent]deploy_logs_collect`).',
+  }),
+  deploy_logs_dir: Type.String({
+    default: '',
+    description: 'Where collected agent logs are stored (`<node>_<instance>_<time>.tar.gz`); empty: `<data dir>/deploy-logs` in `ingot serve`, not stored otherwise.',
+  }),
   graceful_shutdown_timeout_s: Type.Number({ default: 60, minimum: 0, description: 'On stop, how long running operations may finish before they are abandoned (their nodes fail).' }),
 });
 export type ConductorConfig = Static<typeof ConductorConfig>;

@@ -48,6 +48,10 @@ export const ImagesConfig = Type.Object({
     default: true,
     description: 'Convert qcow2 images to raw (qemu-img) when they enter the cache, so they can be streamed to disk as they are.',
   }),
+  download_source: Type.Union([Type.Literal('http'), Type.Literal('local')], {
+    default: 'http',
+    description: 'How the agent gets an http(s) raw image: `http` from its URL directly, `local` from the conductor\'s cache through the HTTP boot server (file:// and non-raw images always go through the cache; Ironic `[agent]image_download_source`).',
+  }),
   max_configdrive_size_mib: Type.Integer({
     default: 64,
     minimum: 1,

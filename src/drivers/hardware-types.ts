@@ -27,8 +27,7 @@ export const HARDWARE_TYPES: Readonly<Record<string, HardwareType>> = {
   },
   /**
    * Machines without a usable BMC: the operator powers them and picks the boot device by hand.
-   * NOTE: Ironic's generic deploy (`direct`) comes first; until Ingot has it the fake one stands in so
-   * the type can be enrolled and driven. Boot is network boot (`ipxe`, `pxe`).
+   * Boot is network boot (`ipxe`, `pxe`); the agent writes the image (`direct`).
    */
   'manual-management': {
     bios: ['no-bios'],
@@ -47,8 +46,8 @@ export const HARDWARE_TYPES: Readonly<Record<string, HardwareType>> = {
   },
   /**
    * Machines with a Redfish BMC (Ironic's `redfish`). Out-of-band inspection, power and boot device over
-   * Redfish. NOTE: virtual media boot and deploy (`redfish-virtual-media`, `direct`) are listed as in Ironic;
-   * until Ingot has them network boot (`ipxe`) and the fake deploy stand in.
+   * Redfish. NOTE: virtual media boot (`redfish-virtual-media`, `redfish-https`) is listed as in Ironic;
+   * until Ingot has it network boot (`ipxe`) is the default.
    */
   redfish: {
     bios: ['redfish', 'no-bios'],

@@ -11,6 +11,7 @@ import { redfishManagement } from './redfish/management.js';
 import { redfishPower } from './redfish/power.js';
 import type { DriverResources } from './resources.js';
 import { agentInspect } from './agent/inspect.js';
+import { directDeploy, ramdiskDeploy } from './agent/deploy.js';
 import { inspectorInspect } from './inspector/inspect.js';
 import { fakeBios, fakeConsole, fakeFirmware, fakeNetwork, fakeRaid, fakeStorage, fakeVendor } from './fake/extras.js';
 import { fakeManagement } from './fake/management.js';
@@ -28,7 +29,7 @@ export const IMPLEMENTATIONS: ImplementationTable = {
   bios: { fake: fakeBios, 'no-bios': noBios },
   boot: { fake: fakeBoot, pxe: (r) => pxeBoot(r.boot), ipxe: (r) => ipxeBoot(r.boot) },
   console: { fake: fakeConsole, 'no-console': noConsole },
-  deploy: { fake: fakeDeploy },
+  deploy: { fake: fakeDeploy, direct: directDeploy, ramdisk: ramdiskDeploy },
   firmware: { fake: fakeFirmware, 'no-firmware': noFirmware },
   inspect: {
     fake: fakeInspect,

@@ -3,6 +3,7 @@
  * Shutdown on SIGINT/SIGTERM: stop accepting requests, let running work finish (or abandon it safely,
  * leaving each node in a defined failure state), release every lock, close the database.
  */
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { IngotConfig } from '../config/index.js';
 import { buildApp } from '../api/app.js';
@@ -39,7 +40,9 @@ export async function startServer(config: IngotConfig, logger: Logger): Promise<
     throw err;
   }
   const conductor = createConductor({
-    store, config: config.conductor, logger, inspector: config.inspector, builtInRules,
+    store,
+    config: { ...config.conductor, deploy_logs_dir: config.conductor.deploy_logs_dir || path.join(config.database.data_dir, 'deploy-logs') },
+    logger, inspector: config.inspector, builtInRules, images: config.images,
     drivers: { redfish: config.redfish, ipmi: config.ipmi, boot: boot.environment },
   });
   try {

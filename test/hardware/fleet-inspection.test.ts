@@ -1,6 +1,7 @@
 /**
  * In-band inspection of an emulated fleet: 50 simulated machines behind `ingot bmc` (half enrolled with
- * Redfish, half with IPMI) are inspected at once through the public API. Each network-boots, its
+ * Redfish, half with IPMI; boot interface `fake`: `ingot bmc` runs the agent at every network boot without
+ * a boot config) are inspected at once through the public API. Each network-boots, its
  * simulated agent posts the machine's hardware profile to Ingot, and the node ends manageable with the
  * profile's properties and its stored inventory — except one machine whose agent reports a ramdisk error
  * and one that never calls back, which end in inspect failed with a last_error that says why. Rules
@@ -80,7 +81,7 @@ describe('inspection of an emulated fleet through the public API', () => {
     await all(bmc.inventory, async (e) => {
       const i = bmc.inventory.indexOf(e);
       const driver = i % 2 === 0 ? 'redfish' : 'ipmi';
-      const node = await apiOk<NodeView>(ingot.url, 'POST', '/v1/nodes', { name: e.name, driver, inspect_interface: 'agent', driver_info: driverInfoFor(e, driver) });
+      const node = await apiOk<NodeView>(ingot.url, 'POST', '/v1/nodes', { name: e.name, driver, inspect_interface: 'agent', boot_interface: 'fake', driver_info: driverInfoFor(e, driver) });
       await apiOk(ingot.url, 'POST', '/v1/ports', { node_uuid: node.uuid, address: e.macs[0], pxe_enabled: true });
       await apiOk(ingot.url, 'PUT', `/v1/nodes/${node.uuid}/states/provision`, { target: 'manage' });
     });

@@ -2,6 +2,7 @@
 import { S, type ProvisionState } from '../../domain/states.js';
 import { fail } from '../../shared/errors.js';
 import type { Task } from '../task.js';
+import { heartbeatContinues } from './agent-continue.js';
 import { resumeAfterHold } from './phases.js';
 
 const ABORT_TEXT: Partial<Record<ProvisionState, string>> = {
@@ -38,6 +39,6 @@ export async function abortAction(task: Task): Promise<void> {
  */
 export async function unholdAction(task: Task): Promise<((signal: AbortSignal) => Promise<void>) | null> {
   await task.process('unhold');
-  if (task.driver.deploy.waitsForAgent) return null;
+  if (heartbeatContinues(task)) return null;
   return (signal) => resumeAfterHold(task, signal);
 }

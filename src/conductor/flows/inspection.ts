@@ -19,6 +19,7 @@ import { enrollDiscoveredNode } from '../discovery.js';
 import { lookupInspectedNode } from '../inspection-lookup.js';
 import { runInspectionRules } from '../inspection-rules.js';
 import { Task } from '../task.js';
+import { endAgentRamdisk } from './agent-boot.js';
 import { powerOffOrReboot } from './power.js';
 import { startFlow } from './run.js';
 
@@ -124,6 +125,7 @@ export async function continueInspection(ctx: ConductorContext, body: unknown, n
           await task.process('fail', { lastError: failure });
           return;
         }
+        await endAgentRamdisk(task, signal);
         // The one-time network boot was used up by the inspection boot, so a reboot (disable_power_off) boots the disk.
         if (ctx.config.inspection_power_off) await powerOffOrReboot(task, signal, 'at the end of inspection');
         task.set({ inspection_finished_at: isoTime(ctx.clock.now()) });

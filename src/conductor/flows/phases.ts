@@ -10,9 +10,13 @@ import { isoTime } from '../../shared/clock.js';
 import { addDiscoveredPorts } from '../port-ops.js';
 import type { Task } from '../task.js';
 import { wipeAgentToken } from '../agent-callbacks.js';
+import { releaseAgentImage } from '../agent-image.js';
+import { bootAgentRamdisk, endAgentRamdisk } from './agent-boot.js';
+import { defaultAgentSteps, isAgentStep } from './agent-steps.js';
 import { nextStepAfter } from './next-steps.js';
 import { powerOffOrReboot, powerOffUnlessDisabled, powerOnOrReboot, rebootIfKeptOn } from './power.js';
-import { checkAborted, reasonOf } from './run.js';
+import { checkAborted, reasonOf, type FlowHandlers } from './run.js';
+import { collectAgentLogs } from '../agent-logs.js';
 import { runSteps, storeSteps, type Step } from './steps.js';
 
 /** enroll -> verifying -> manageable: the power credentials must work. */
@@ -34,7 +38,7 @@ export async function inspect(task: Task, signal: AbortSignal): Promise<void> {
   // In-band: the inspection is registered before the machine boots the ramdisk, so that data from a fast
   // ramdisk always finds it (the `inspector` interface starts it on the external service first, as Ironic does).
   const result = await task.driver.inspect.inspectHardware(task.driverTask(signal));
-  if (task.driver.inspect.bootsRamdisk) await bootRamdisk(task, signal);
+  if (task.driver.inspect.bootsRamdisk) await bootAgentRamdisk(task, signal, 'inspect');
   if (result === 'wait') {
     await task.process('wait');
     return;
@@ -45,16 +49,6 @@ export async function inspect(task: Task, signal: AbortSignal): Promise<void> {
   await task.process('done', { lastError: null });
 }
 
-/** Makes the machine network-boot the ramdisk once: boot device pxe (one time), then reboot or power on. */
-async function bootRamdisk(task: Task, signal: AbortSignal): Promise<void> {
-  const dt = task.driverTask(signal);
-  const timeout = task.ctx.config.power_state_change_timeout_s;
-  await task.driver.management.setBootDevice(dt, 'pxe', false);
-  if ((await task.driver.power.getPowerState(dt)) === 'power on') await task.driver.power.reboot(dt, false, timeout);
-  else await task.driver.power.setPowerState(dt, 'power on', timeout);
-  await task.setPower('power on');
-}
-
 /**
  * Ends cleaning: tear down, power off (a node with disable_power_off is rebooted instead, out of the
  * ramdisk), then available (automated) or manageable (manual).
@@ -62,6 +56,7 @@ async function bootRamdisk(task: Task, signal: AbortSignal): Promise<void> {
 export async function finishCleaning(task: Task, signal: AbortSignal): Promise<void> {
   const manual = task.node.target_provision_state === S.MANAGEABLE;
   await task.driver.deploy.tearDownCleaning(task.driverTask(signal));
+  await endAgentRamdisk(task, signal);
   await powerOffOrReboot(task, signal, 'at the end of cleaning');
   checkAborted(signal);
   await task.process(manual ? 'manage' : 'done', { lastError: null });
@@ -79,6 +74,10 @@ export async function clean(task: Task, signal: AbortSignal, manualSteps: Step[]
       return;
     }
   }
+  if (task.driver.deploy.cleansWithAgent) {
+    await cleanWithAgent(task, signal, manualSteps);
+    return;
+  }
   storeSteps(task, 'clean', manualSteps ?? []);
   await task.save();
   if ((await task.driver.deploy.prepareCleaning(task.driverTask(signal))) === 'wait') {
@@ -89,12 +88,33 @@ export async function clean(task: Task, signal: AbortSignal, manualSteps: Step[]
   await finishCleaning(task, signal);
 }
 
+/**
+ * In-band cleaning: the automated steps are the agent's defaults (erase_devices_metadata); none left, or
+ * no step that needs the agent: the steps run here without booting the ramdisk. Otherwise the machine
+ * boots the clean ramdisk and its agent's heartbeats run the steps (agent-continue.ts).
+ */
+async function cleanWithAgent(task: Task, signal: AbortSignal, manualSteps: Step[] | null): Promise<void> {
+  const steps = manualSteps ?? defaultAgentSteps(task, 'clean');
+  storeSteps(task, 'clean', steps);
+  await task.save();
+  if (!steps.some((s) => isAgentStep(task, 'clean', s))) {
+    if ((await runSteps(task, 'clean', signal)) === 'done') await finishCleaning(task, signal);
+    return;
+  }
+  await bootAgentRamdisk(task, signal, 'clean');
+  await task.driver.deploy.prepareCleaning(task.driverTask(signal));
+  await task.process('wait');
+}
+
 /** Ends a deployment: boot the instance, tenant network, power on (reboot with disable_power_off), active. */
 export async function finishDeploy(task: Task, signal: AbortSignal): Promise<void> {
   const dt = task.driverTask(signal);
-  await task.driver.boot.prepareInstance(dt);
-  await task.driver.network.configureTenantNetworks(dt);
-  await powerOnOrReboot(task, signal);
+  // An agent deploy did this in its steps (prepare_instance_boot … boot_instance).
+  if (!task.driver.deploy.waitsForAgent) {
+    await task.driver.boot.prepareInstance(dt);
+    await task.driver.network.configureTenantNetworks(dt);
+    await powerOnOrReboot(task, signal);
+  }
   checkAborted(signal);
   task.set({ conductor_affinity: task.ctx.conductorId, deploy_step: {} });
   await task.process('done', { lastError: null });
@@ -103,7 +123,9 @@ export async function finishDeploy(task: Task, signal: AbortSignal): Promise<voi
 /** deploying -> active: deploy steps (the interface's `deploy` at priority 100 plus the user's), then finish. */
 export async function deploy(task: Task, signal: AbortSignal, userSteps: Step[]): Promise<void> {
   const dt = task.driverTask(signal);
-  const steps = [{ interface: 'deploy', step: 'deploy', args: {}, priority: 100 } as Step, ...userSteps]
+  // A user step of the same name replaces the interface's default (priority 0 drops it).
+  const defaults = defaultAgentSteps(task, 'deploy').filter((d) => !userSteps.some((u) => u.interface === d.interface && u.step === d.step));
+  const steps = [{ interface: 'deploy', step: 'deploy', args: {}, priority: 100 } as Step, ...defaults, ...userSteps.filter((u) => u.priority > 0)]
     .map((s, i) => ({ s, i }))
     .sort((a, b) => b.s.priority - a.s.priority || a.i - b.i)
     .map(({ s }) => s);
@@ -125,11 +147,12 @@ export async function tearDown(task: Task, signal: AbortSignal): Promise<void> {
   await powerOffUnlessDisabled(task, signal, 'for the tear-down');
   await task.driver.deploy.tearDown(dt);
   await task.driver.boot.cleanUpInstance(dt);
+  if (task.driver.deploy.waitsForAgent) await releaseAgentImage(task.ctx, task.node);
   await task.driver.storage.detachVolumes(dt);
   await task.driver.deploy.cleanUp(dt);
   await rebootIfKeptOn(task, signal);
   const info = { ...task.node.driver_internal_info };
-  for (const key of ['deploy_steps_pending', 'deploy_step_index', 'is_whole_disk_image', 'root_uuid_or_disk_id']) delete info[key];
+  for (const key of ['deploy_steps_pending', 'deploy_step_index', 'is_whole_disk_image', 'root_uuid_or_disk_id', 'agent_command', 'agent_ramdisk']) delete info[key];
   task.set({ instance_info: {}, instance_uuid: null, driver_internal_info: info, deploy_step: {}, conductor_affinity: null });
   checkAborted(signal);
   await task.process('clean');
@@ -217,6 +240,22 @@ export function failureChanges(state: string): NodeChanges {
   return state === S.CLEANING || state === S.CLEANWAIT
     ? { maintenance: true, fault: 'clean failure', maintenance_reason: 'Cleaning failed; see last_error.' }
     : {};
+}
+
+/**
+ * The failure handling of a provision flow: last_error by the phase, the phase's extra changes, and the
+ * agent's logs fetched first when an agent serves the node (their file named in last_error).
+ */
+export function provisionFailureHandlers(task: Task, run: (signal: AbortSignal) => Promise<void>): FlowHandlers {
+  return {
+    run,
+    describe: (err) => describeFailure(task, err),
+    onFailure: (t) => failureExtras(t),
+    async beforeFailure() {
+      const file = await collectAgentLogs(task, 'failure');
+      return file ? `Agent logs: ${file}` : null;
+    },
+  };
 }
 
 /** Applies {@link failureChanges} to the task's node. */

@@ -12,7 +12,7 @@ import type { ConductorContext } from '../context.js';
 import { Task } from '../task.js';
 import { abortAction, unholdAction } from './abort-unhold.js';
 import * as phase from './phases.js';
-import { startFlow, type FlowHandlers } from './run.js';
+import { startFlow } from './run.js';
 import { checkStepsAvailable, parseSteps, type Step } from './steps.js';
 
 /** Transitions of the table the conductor makes itself, never on request. */
@@ -157,12 +157,7 @@ export async function doProvisionAction(ctx: ConductorContext, ident: string, ve
       slot.cancel();
       return;
     }
-    const handlers: FlowHandlers = {
-      run: slow,
-      describe: (err) => phase.describeFailure(task, err),
-      onFailure: (t) => phase.failureExtras(t),
-    };
-    startFlow(task, slot, `${verb} ${node.uuid}`, handlers);
+    startFlow(task, slot, `${verb} ${node.uuid}`, phase.provisionFailureHandlers(task, slow));
     handedOver = true;
   } finally {
     if (!handedOver) await task.release();

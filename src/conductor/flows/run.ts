@@ -37,6 +37,8 @@ export interface FlowHandlers {
   describe(err: unknown): string;
   /** Extra changes on failure (e.g. maintenance with a fault after a cleaning failure). */
   onFailure?(task: Task): void;
+  /** Work before a failure is written (collecting the agent's logs); returns text appended to last_error. */
+  beforeFailure?(): Promise<string | null>;
 }
 
 /** Starts `handlers.run` in `slot`; the task is released when the worker ends, however it ends. */
@@ -45,7 +47,10 @@ export function startFlow(task: Task, slot: WorkerSlot, name: string, handlers: 
     try {
       await handlers.run(signal);
     } catch (err) {
-      await failTask(task, signal.aborted ? abandonedMessage(task.node.provision_state, task.ctx.hostname) : handlers.describe(err), signal.aborted ? undefined : handlers.onFailure).catch(
+      let message = signal.aborted ? abandonedMessage(task.node.provision_state, task.ctx.hostname) : handlers.describe(err);
+      const extra = signal.aborted ? null : await handlers.beforeFailure?.().catch(() => null);
+      if (extra) message = `${message} ${extra}`;
+      await failTask(task, message, signal.aborted ? undefined : handlers.onFailure).catch(
         (e2: unknown) => task.ctx.logger.error({ err: e2, node: task.node.uuid }, `flow ${name}: error handler failed: ${messageOf(e2)}`),
       );
       if (!signal.aborted) task.ctx.logger.warn({ err, node: task.node.uuid }, `flow ${name} failed: ${messageOf(err)}`);

@@ -8,7 +8,11 @@ import type { Json, JsonObject } from '../../domain/node.js';
 import { INTERFACES, type InterfaceName } from '../../domain/node.js';
 import { sleep } from '../../shared/clock.js';
 import { fail } from '../../shared/errors.js';
+import { AgentBusyError } from '../../drivers/agent/client.js';
 import type { Task } from '../task.js';
+import { bootAgentRamdisk, setPendingCommand } from './agent-boot.js';
+import { isoTime } from '../../shared/clock.js';
+import { isAgentStep, runAgentStep } from './agent-steps.js';
 import { checkAborted } from './run.js';
 
 export type StepKind = 'clean' | 'deploy' | 'service';
@@ -52,6 +56,7 @@ export function checkStepsAvailable(task: Task, kind: StepKind, steps: Step[]): 
   for (const s of steps) {
     if (RESERVED.has(s.step)) continue;
     if (kind === 'deploy' && s.interface === 'deploy' && s.step === 'deploy') continue;
+    if (isAgentStep(task, kind, s)) continue;
     const impl = task.driver[s.interface];
     if (!impl.steps?.[s.step]) {
       throw fail('InvalidParameterValue', `Node ${task.node.uuid}: ${kind} step "${s.interface}.${s.step}" is not supported by the ${s.interface} interface "${impl.name}".`);
@@ -88,13 +93,47 @@ function clearSteps(task: Task, kind: StepKind): void {
 
 export type StepsOutcome = 'done' | 'held' | 'waiting';
 
+/** Records a finished step and its duration in the node history. */
+export async function recordStep(task: Task, kind: StepKind, step: string, durationMs: number): Promise<void> {
+  await task.record(kind, `${kind} step ${step} done`, 'INFO', durationMs);
+}
+
+/** Runs one step; `wait` when the flow must wait (for the agent). */
+async function runStep(task: Task, kind: StepKind, step: Step, signal: AbortSignal): Promise<'wait' | void> {
+  const dt = task.driverTask(signal);
+  if (step.step === 'wait') {
+    const seconds = Number(step.args['seconds'] ?? 0);
+    if (seconds > 0) await sleep(seconds * 1000, signal);
+    return;
+  }
+  if (step.step === 'power_on' || step.step === 'power_off' || step.step === 'reboot') {
+    const timeout = task.ctx.config.power_state_change_timeout_s;
+    if (step.step === 'reboot') await task.driver.power.reboot(dt, false, timeout);
+    else await task.driver.power.setPowerState(dt, step.step === 'power_on' ? 'power on' : 'power off', timeout);
+    await task.setPower(step.step === 'power_off' ? 'power off' : 'power on');
+    return;
+  }
+  if (kind === 'deploy' && step.interface === 'deploy' && step.step === 'deploy') {
+    // An agent deploy starts by booting the agent ramdisk; its heartbeats continue the steps.
+    if (!task.driver.deploy.waitsForAgent) return (await task.driver.deploy.deploy(dt)) === 'wait' ? 'wait' : undefined;
+    await bootAgentRamdisk(task, signal, 'deploy');
+    await task.driver.deploy.deploy(dt);
+    setPendingCommand(task, { command: null, step: 'deploy.deploy', started_at: isoTime(task.ctx.clock.now()) });
+    return 'wait';
+  }
+  if (isAgentStep(task, kind, step)) return runAgentStep(task, kind, step, signal);
+  const fn = task.driver[step.interface].steps?.[step.step];
+  if (!fn) throw fail('InvalidParameterValue', `${kind} step "${step.interface}.${step.step}" is not supported by the node's driver.`);
+  return fn(dt, step.args);
+}
+
 /**
  * Runs the saved steps from the saved position. `held`: the node went to `* hold`; `waiting`: a step
- * returned `wait` (an agent continues later). `target` keeps target_provision_state (manual cleaning).
+ * waits for the agent (the node went to `* wait`; its heartbeats continue the flow). An agent busy with
+ * an earlier command gets the step again at its next heartbeat.
  */
 export async function runSteps(task: Task, kind: StepKind, signal: AbortSignal): Promise<StepsOutcome> {
   const { steps, index } = savedSteps(task, kind);
-  const dt = task.driverTask(signal);
   for (let i = index; i < steps.length; i++) {
     checkAborted(signal);
     const step = steps[i] as Step;
@@ -104,24 +143,20 @@ export async function runSteps(task: Task, kind: StepKind, signal: AbortSignal):
       await task.process('hold');
       return 'held';
     }
-    if (step.step === 'wait') {
-      const seconds = Number(step.args['seconds'] ?? 0);
-      if (seconds > 0) await sleep(seconds * 1000, signal);
-    } else if (step.step === 'power_on' || step.step === 'power_off' || step.step === 'reboot') {
-      const timeout = task.ctx.config.power_state_change_timeout_s;
-      if (step.step === 'reboot') await task.driver.power.reboot(dt, false, timeout);
-      else await task.driver.power.setPowerState(dt, step.step === 'power_on' ? 'power on' : 'power off', timeout);
-      await task.setPower(step.step === 'power_off' ? 'power off' : 'power on');
-    } else if (kind === 'deploy' && step.interface === 'deploy' && step.step === 'deploy') {
-      if ((await task.driver.deploy.deploy(dt)) === 'wait') {
-        await task.process('wait');
-        return 'waiting';
-      }
-    } else {
-      const fn = task.driver[step.interface].steps?.[step.step];
-      if (!fn) throw fail('InvalidParameterValue', `${kind} step "${step.interface}.${step.step}" is not supported by the node's driver.`);
-      await fn(dt, step.args);
+    const started = task.ctx.clock.now();
+    let result: 'wait' | void;
+    try {
+      result = await runStep(task, kind, step, signal);
+    } catch (err) {
+      if (!(err instanceof AgentBusyError)) throw err;
+      task.set({ driver_internal_info: { ...task.node.driver_internal_info, [indexKey(kind)]: i } });
+      result = 'wait';
     }
+    if (result === 'wait') {
+      await task.process('wait');
+      return 'waiting';
+    }
+    await recordStep(task, kind, `${step.interface}.${step.step}`, task.ctx.clock.now() - started);
   }
   clearSteps(task, kind);
   await task.save();

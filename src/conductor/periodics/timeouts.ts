@@ -38,6 +38,29 @@ export const WAIT_TIMEOUTS: Partial<Record<ProvisionState, WaitRule>> = {
   },
 };
 
+/**
+ * When the node last showed progress: entering its wait state, or its agent's last heartbeat (an agent
+ * busy writing an image heartbeats; one that stopped lets the wait time out).
+ */
+function lastSignOfLife(node: Node): number {
+  const entered = node.provision_updated_at ? Date.parse(node.provision_updated_at) : NaN;
+  const hb = node.driver_internal_info.agent_last_heartbeat;
+  const heard = typeof hb === 'string' ? Date.parse(hb) : NaN;
+  if (Number.isNaN(entered)) return Number.isNaN(heard) ? Infinity : heard;
+  return Number.isNaN(heard) ? entered : Math.max(entered, heard);
+}
+
+/** The timeout text for a node whose agent heartbeated and then fell silent (null when it never did). */
+function silentAgent(node: Node, seconds: number): string | null {
+  const hb = node.driver_internal_info.agent_last_heartbeat;
+  if (typeof hb !== 'string' || (node.provision_state !== S.DEPLOYWAIT && node.provision_state !== S.CLEANWAIT)) return null;
+  const step = node.provision_state === S.DEPLOYWAIT ? node.deploy_step : node.clean_step;
+  const doing = step && typeof step.step === 'string' ? ` during ${String(step.interface)}.${step.step}` : '';
+  const what = node.provision_state === S.DEPLOYWAIT ? 'Deploy' : 'Cleaning';
+  const next = node.provision_state === S.DEPLOYWAIT ? 'deploy again or undeploy' : 'unset maintenance, manage and provide it again';
+  return `${what} of node ${node.uuid} timed out: its agent stopped heartbeating${doing} (last heartbeat ${hb}, nothing for ${seconds} s). The machine hung, rebooted or lost its network: check its console, then ${next}.`;
+}
+
 /** One round: fails every expired waiting node this conductor manages; returns their UUIDs. */
 export async function checkWaitTimeoutsOnce(ctx: ConductorContext): Promise<string[]> {
   const failed: string[] = [];
@@ -46,13 +69,13 @@ export async function checkWaitTimeoutsOnce(ctx: ConductorContext): Promise<stri
   for await (const node of eachNode(ctx, { provision_states: states })) {
     const rule = WAIT_TIMEOUTS[node.provision_state] as WaitRule;
     const seconds = ctx.config[rule.timeout] as number;
-    const expired = (n: Node) => n.provision_state === node.provision_state && n.provision_updated_at !== null && Date.parse(n.provision_updated_at) <= now - seconds * 1000;
+    const expired = (n: Node) => n.provision_state === node.provision_state && lastSignOfLife(n) <= now - seconds * 1000;
     if (node.reservation !== null || !expired(node) || ctx.rings.hostFor(node) !== ctx.hostname) continue;
     try {
       const task = await Task.acquire(ctx, node.uuid);
       try {
         if (!expired(task.node)) continue;
-        await failTask(task, rule.message(node.uuid, seconds), failureExtras);
+        await failTask(task, silentAgent(task.node, seconds) ?? rule.message(node.uuid, seconds), failureExtras);
         failed.push(node.uuid);
       } finally {
         await task.release();

@@ -61,7 +61,7 @@ export async function writeAtomic(file: string, content: string): Promise<void> 
 }
 
 /** Hard-links `src` to `dest` (atomically replacing it), copying when they are on different file systems. */
-async function placeFile(src: string, dest: string): Promise<void> {
+export async function placeFile(src: string, dest: string): Promise<void> {
   const [s, d] = await Promise.all([stat(src), stat(dest).catch(() => undefined)]);
   if (d && d.ino === s.ino && d.dev === s.dev) return;
   const tmp = `${dest}.${randomBytes(6).toString('hex')}.tmp`;

@@ -1,0 +1,126 @@
+/**
+ * What `standby.prepare_image` gets: the image (`image_info`) and the config drive. An http(s) raw image
+ * is handed to the agent by its URL and checksum (`images.download_source = http`, Ironic's default);
+ * file:// images, images in another format (converted to raw by the cache with `qemu-img`) and every
+ * image with `download_source = local` come from the conductor's image cache through the HTTP boot
+ * server, at `<http_url>/<node uuid>/instance.raw`, with the checksum of the bytes served. A config drive
+ * given as JSON is rendered into a config-2 ISO here; `meta_data` gets the node's UUID, name and
+ * hostname when it lacks them.
+ */
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { JsonObject, Node } from '../domain/node.js';
+import { nodeFile, placeFile, removeImages } from '../drivers/pxe/node-files.js';
+import {
+  hashFile, isHttpUrl, MAX_CONFIG_DRIVE_BYTES, parseChecksum, storedConfigDrive, type ConfigDriveContents,
+} from '../images/index.js';
+import type { ImageInfo } from '../protocol/agent/commands.js';
+import { fail, messageOf } from '../shared/errors.js';
+import type { ConductorContext } from './context.js';
+
+/** The label of the served instance image under `<http root>/<node uuid>/`. */
+export const SERVED_IMAGE_LABEL = 'instance.raw';
+
+/** The parameters of `standby.prepare_image`. */
+export interface AgentImage {
+  image_info: ImageInfo;
+  configdrive: string | null;
+  /** How the agent gets the image: from its own URL, or served by Ingot. */
+  served: boolean;
+}
+
+const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
+
+/** sha256 of served files, by device, inode, size and time: a master is hashed once. */
+const digests = new Map<string, Promise<string>>();
+
+async function servedDigest(file: string, signal: AbortSignal): Promise<string> {
+  const s = await stat(file);
+  const key = `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}`;
+  let digest = digests.get(key);
+  if (!digest) {
+    digest = hashFile(file, 'sha256', signal);
+    digests.set(key, digest);
+    digest.catch(() => digests.delete(key));
+  }
+  return digest;
+}
+
+/** The image's checksum from instance_info: `{algo, value}` with value a digest or a checksum file URL. */
+function instanceChecksum(ctx: ConductorContext, node: Readonly<Node>): { algo?: string; value: string } | null {
+  const info = node.instance_info;
+  const value = text(info.image_os_hash_value) || text(info.image_checksum);
+  if (!value) return null;
+  const algo = text(info.image_os_hash_value) ? text(info.image_os_hash_algo) || undefined : undefined;
+  if (isHttpUrl(value)) return { ...(algo ? { algo } : {}), value };
+  const parsed = parseChecksum(value, { allowMd5: ctx.images.allow_md5_checksum }, algo);
+  return { algo: parsed.algo, value: parsed.hex };
+}
+
+/** Builds the image and config drive for the node's agent; file work (cache, conversion, hashing) happens here. */
+export async function agentImageFor(ctx: ConductorContext, node: Readonly<Node>, signal: AbortSignal): Promise<AgentImage> {
+  const info = node.instance_info;
+  const source = text(info.image_source);
+  if (!source) throw fail('MissingParameterValue', `Node ${node.uuid} is missing instance_info.image_source.`);
+  const checksum = instanceChecksum(ctx, node);
+  const diskFormat = text(info.image_disk_format) || null;
+  const direct = isHttpUrl(source) && (diskFormat === null || diskFormat === 'raw') && ctx.images.download_source === 'http';
+  const base: ImageInfo = {
+    id: text(info.image_name) || path.posix.basename(new URL(source).pathname) || source,
+    urls: [source],
+    disk_format: 'raw',
+    container_format: 'bare',
+    image_type: 'whole-disk',
+    stream_raw_images: true,
+    node_uuid: node.uuid,
+  };
+  const configdrive = await configDriveFor(ctx, node, signal);
+  if (direct) {
+    return { image_info: { ...base, os_hash_algo: checksum?.algo ?? null, os_hash_value: checksum?.value ?? null }, configdrive, served: false };
+  }
+  const env = ctx.boot;
+  if (!env || !env.config.http_url) {
+    throw fail(
+      'ConfigInvalid',
+      `The image ${source} of node ${node.uuid} must be served to the agent by Ingot (a file:// or ${diskFormat ?? 'non-raw'} image, or images.download_source = local), which needs the HTTP boot server: set [boot] http_enabled and http_url.`,
+    );
+  }
+  let cached: { path: string };
+  try {
+    const request = checksum ? { checksum: checksum.algo && !isHttpUrl(checksum.value) ? `${checksum.algo}:${checksum.value}` : checksum.value } : {};
+    cached = await env.images.linkForNode(`${node.uuid}.instance`, { url: source, forceRaw: true, signal, ...request });
+  } catch (err) {
+    throw fail('DriverOperationError', `Could not prepare the image ${source} of node ${node.uuid}: ${messageOf(err)}`, { cause: err });
+  }
+  const served = nodeFile(env.config.http_root_dir, node, SERVED_IMAGE_LABEL);
+  await placeFile(cached.path, served);
+  const url = `${env.config.http_url.replace(/\/+$/, '')}/${node.uuid}/${SERVED_IMAGE_LABEL}`;
+  const digest = await servedDigest(served, signal);
+  return { image_info: { ...base, urls: [url], os_hash_algo: 'sha256', os_hash_value: digest }, configdrive, served: true };
+}
+
+/** Removes the served image of the node and its cache link (undeploy, failed deploy). */
+export async function releaseAgentImage(ctx: ConductorContext, node: Readonly<Node>): Promise<void> {
+  const env = ctx.boot;
+  if (!env) return;
+  await removeImages(env.config.http_root_dir, node, [SERVED_IMAGE_LABEL], null);
+  await env.images.releaseNode(`${node.uuid}.instance`);
+}
+
+/** The config drive for the agent: URLs and gzip+base64 as given, JSON rendered (with the node's metadata filled in). */
+async function configDriveFor(ctx: ConductorContext, node: Readonly<Node>, signal: AbortSignal): Promise<string | null> {
+  const value = node.instance_info.configdrive;
+  if (value === undefined || value === null || value === '') return null;
+  let input: unknown = value;
+  if (typeof value === 'object' && !Array.isArray(value)) {
+    const contents = value as JsonObject;
+    const meta = (contents.meta_data && typeof contents.meta_data === 'object' && !Array.isArray(contents.meta_data) ? contents.meta_data : {}) as JsonObject;
+    const name = node.name ?? node.uuid;
+    input = { ...contents, meta_data: { uuid: node.uuid, name, hostname: name, ...meta } } as ConfigDriveContents;
+  }
+  try {
+    return await storedConfigDrive(input, { node: { uuid: node.uuid, name: node.name }, signal, maxBytes: Math.min(MAX_CONFIG_DRIVE_BYTES, ctx.images.max_configdrive_size_mib * 1024 * 1024) });
+  } catch (err) {
+    throw fail('InvalidParameterValue', `The config drive of node ${node.uuid} cannot be used: ${messageOf(err)}`, { cause: err });
+  }
+}

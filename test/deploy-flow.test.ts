@@ -1,0 +1,219 @@
+/**
+ * The `direct` deploy and in-band cleaning, driven by a real deploy agent over HTTP: a conductor and the
+ * API on loopback, a node whose "machine" runs the simulated deploy agent on its disk file whenever the
+ * node waits for one (as a network boot would start it), and an image server. Deploy writes the image
+ * and a config drive rendered from JSON, undeploy erases the disk metadata; the failures (checksum
+ * mismatch, image URL 404, image larger than the disk, an agent that stops heartbeating) end in
+ * `deploy failed` with a last_error saying why, and nothing is marked active that was not written.
+ */
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulatedDeployAgent } from '../src/agent/simulation.js';
+import type { DeployAgent } from '../src/agent/deploy-agent.js';
+import { buildApp } from '../src/api/app.js';
+import { testApiConfig } from '../src/api/test-support.js';
+import { startTestConductor, waitForNode, type TestConductor } from '../src/conductor/test-support.js';
+import type { Node } from '../src/domain/node.js';
+import type { HardwareProfile } from '../src/protocol/hardware/profile.js';
+import { silentLogger } from '../src/shared/logger.js';
+import { makeRawImage, metadataErased, readDeployedDisk } from './support/deploy-image.js';
+
+const V = { 'content-type': 'application/json', 'x-openstack-ironic-api-version': '1.96' };
+const image = makeRawImage(24);
+
+function profile(i: number): HardwareProfile {
+  const mac = `52:54:00:de:00:${i.toString(16).padStart(2, '0')}`;
+  return {
+    manufacturer: 'Ingot Simulated', model: 'Sim 1U', serial_number: `SIM-D${i}`, system_uuid: `00000000-0000-4000-8000-0000000000${i.toString().padStart(2, '0')}`,
+    cpu: { count: 2, model_name: 'Sim CPU', frequency_mhz: 2400, architecture: 'x86_64', flags: [] },
+    memory_mib: 2048,
+    disks: [{ name: '/dev/sda', size_bytes: 8 * 2 ** 30, model: 'SIM SSD', vendor: 'INGOT', serial: `D${i}`, rotational: false, wwn: null }],
+    nics: [{ name: 'eth0', mac, speed_mbps: 10000, pxe_enabled: true }],
+    boot_mode: 'uefi',
+  };
+}
+
+let t: TestConductor;
+let app: FastifyInstance;
+let api: string;
+let images: Server;
+let imageUrl: string;
+let dir: string;
+const machines: Machine[] = [];
+
+/**
+ * A machine that "network-boots" the agent: while its node waits for an agent and none runs, it starts
+ * one on its disk file; when the node leaves the wait states, the agent goes (the machine rebooted).
+ */
+class Machine {
+  agent: DeployAgent | null = null;
+  starting = false;
+  stall = false;
+  private timer: NodeJS.Timeout;
+  constructor(readonly uuid: string, readonly profile: HardwareProfile, readonly disk: string) {
+    this.timer = setInterval(() => void this.tick(), 100);
+  }
+  private async tick(): Promise<void> {
+    if (this.starting) return;
+    const node = await t.store.nodes.get(this.uuid).catch(() => null);
+    const waiting = node !== null && ['clean wait', 'wait call-back'].includes(node.provision_state) && typeof node.driver_internal_info.agent_secret_token !== 'string';
+    const serving = node !== null && ['clean wait', 'wait call-back', 'cleaning', 'deploying'].includes(node.provision_state);
+    // No token while waiting: the node booted a new ramdisk, so any agent still running is the old one.
+    if (this.agent && (!serving || waiting)) {
+      const a = this.agent;
+      this.agent = null;
+      await a.stop();
+    }
+    if (!this.agent && waiting) {
+      this.starting = true;
+      try {
+        const agent = await startSimulatedDeployAgent({ profile: this.profile, apiUrl: api, disks: { '/dev/sda': this.disk }, heartbeatMinIntervalMs: 200, lookupTimeoutMs: 20_000 });
+        this.agent = agent;
+        if (this.stall) {
+          // Dies shortly after its first heartbeat: no more heartbeats, no more answers.
+          const watch = setInterval(() => {
+            if (agent.heartbeats() > 0) {
+              clearInterval(watch);
+              void agent.stop();
+            }
+          }, 20);
+        }
+      } finally {
+        this.starting = false;
+      }
+    }
+  }
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.agent?.stop();
+  }
+}
+
+async function call<T>(method: string, url: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${api}${url}`, { method, headers: V, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${url}: HTTP ${res.status} ${text}`);
+  return (text ? JSON.parse(text) : null) as T;
+}
+
+const settled = (n: Node) => n.reservation === null && ['available', 'active', 'deploy failed', 'clean failed', 'manageable'].includes(n.provision_state);
+
+async function enroll(i: number): Promise<{ uuid: string; machine: Machine }> {
+  const p = profile(i);
+  const node = await call<{ uuid: string }>('POST', '/v1/nodes', {
+    name: `deploy-${i}`, driver: 'manual-management', boot_interface: 'fake', deploy_interface: 'direct', power_interface: 'fake', management_interface: 'fake',
+  });
+  await call('POST', '/v1/ports', { node_uuid: node.uuid, address: p.nics[0]?.mac, pxe_enabled: true });
+  const machine = new Machine(node.uuid, p, path.join(dir, `disk-${i}.img`));
+  machines.push(machine);
+  await call('PUT', `/v1/nodes/${node.uuid}/states/provision`, { target: 'manage' });
+  await waitForNode(t.store, node.uuid, settled, 10_000);
+  await call('PUT', `/v1/nodes/${node.uuid}/states/provision`, { target: 'provide' });
+  const n = await waitForNode(t.store, node.uuid, settled, 20_000);
+  expect(n.provision_state, n.last_error ?? '').toBe('available');
+  return { uuid: node.uuid, machine };
+}
+
+async function deploy(uuid: string, instance: Record<string, unknown>, configdrive?: unknown): Promise<Node> {
+  await call('PATCH', `/v1/nodes/${uuid}`, Object.entries(instance).map(([k, v]) => ({ op: 'add', path: `/instance_info/${k}`, value: v })));
+  await call('PUT', `/v1/nodes/${uuid}/states/provision`, { target: 'active', ...(configdrive ? { configdrive } : {}) });
+  return waitForNode(t.store, uuid, settled, 30_000);
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'ingot-deploy-flow-'));
+  images = createServer((req, res) => {
+    if (req.url === '/image.raw') {
+      res.writeHead(200, { 'content-length': image.bytes.length });
+      res.end(image.bytes);
+    } else if (req.url === '/huge.raw') {
+      // Announces more than the 8 GiB disk holds; the agent must refuse before writing.
+      res.writeHead(200, { 'content-length': 9 * 2 ** 30 });
+      res.write(Buffer.alloc(65536));
+      req.socket.on('close', () => res.destroy());
+    } else {
+      res.writeHead(404).end('not here');
+    }
+  });
+  await new Promise<void>((r) => images.listen(0, '127.0.0.1', r));
+  imageUrl = `http://127.0.0.1:${(images.address() as AddressInfo).port}`;
+  t = await startTestConductor(
+    {
+      enabled_hardware_types: ['manual-management'], agent_heartbeat_timeout_s: 2, deploy_callback_timeout_s: 4, clean_callback_timeout_s: 20,
+      check_provision_state_interval_s: 0.5, deploy_logs_dir: path.join(dir, 'logs'), sync_power_state_interval_s: 600,
+    },
+    { periodics: true },
+  );
+  app = buildApp({ store: t.store, conductor: t.conductor.client, config: testApiConfig(), logger: silentLogger() });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  api = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+}, 30_000);
+
+afterAll(async () => {
+  await Promise.allSettled(machines.map((m) => m.close()));
+  await app?.close();
+  await t?.close();
+  await new Promise<void>((r) => (images ? images.close(() => r()) : r()));
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('direct deploy through the agent', () => {
+  it('writes the image and a config drive, goes active, and undeploy erases the metadata', async () => {
+    const { uuid, machine } = await enroll(1);
+    const node = await deploy(uuid, { image_source: `${imageUrl}/image.raw`, image_os_hash_algo: 'sha256', image_os_hash_value: image.sha256 }, {
+      meta_data: { public_keys: { default: 'ssh-ed25519 AAAA test' } }, user_data: '#cloud-config\n',
+    });
+    if (node.provision_state !== "active") console.log(JSON.stringify((await call<{ history: unknown[] }>("GET", `/v1/nodes/${uuid}/history?detail=true`)).history, null, 1));
+    expect(node.provision_state, node.last_error ?? '').toBe('active');
+    expect(node.power_state).toBe('power on');
+    expect(node.driver_internal_info).toMatchObject({ is_whole_disk_image: true });
+    expect(node.driver_internal_info).not.toHaveProperty('agent_secret_token');
+    const disk = await readDeployedDisk(machine.disk, image.bytes);
+    expect(disk.firstDifference).toBeNull();
+    expect(disk.configDriveLabel).toBe('config-2');
+    expect(disk.metaData).toMatchObject({ uuid, name: 'deploy-1', hostname: 'deploy-1', public_keys: { default: 'ssh-ed25519 AAAA test' } });
+
+    const history = await call<{ history: { event: string; event_type: string }[] }>('GET', `/v1/nodes/${uuid}/history?detail=true`);
+    const steps = history.history.filter((h) => h.event_type === 'deploy' && h.event.startsWith('deploy step')).map((h) => h.event);
+    expect(steps).toEqual([
+      'deploy step deploy.deploy done', 'deploy step deploy.write_image done', 'deploy step deploy.prepare_instance_boot done',
+      'deploy step deploy.tear_down_agent done', 'deploy step deploy.switch_to_tenant_network done', 'deploy step deploy.boot_instance done',
+    ]);
+
+    await call('PUT', `/v1/nodes/${uuid}/states/provision`, { target: 'deleted' });
+    const after = await waitForNode(t.store, uuid, settled, 20_000);
+    expect(after.provision_state, after.last_error ?? '').toBe('available');
+    expect(after.instance_info).toEqual({});
+    expect(await metadataErased(machine.disk)).toBe(true);
+  }, 60_000);
+
+  it('fails a checksum mismatch, a missing image and an image larger than the disk, saying why, with the agent logs', async () => {
+    const { uuid } = await enroll(2);
+    const bad = await deploy(uuid, { image_source: `${imageUrl}/image.raw`, image_os_hash_algo: 'sha256', image_os_hash_value: 'a'.repeat(64) });
+    expect(bad.provision_state).toBe('deploy failed');
+    expect(bad.last_error).toMatch(/write_image.*checksum/is);
+    expect(bad.last_error).toMatch(/Agent logs: .*\.tar\.gz/);
+    expect((await readdir(path.join(dir, 'logs'))).some((f) => f.startsWith(uuid))).toBe(true);
+
+    const missing = await deploy(uuid, { image_source: `${imageUrl}/nothing.raw` });
+    expect(missing.provision_state).toBe('deploy failed');
+    expect(missing.last_error).toMatch(/404/);
+
+    const huge = await deploy(uuid, { image_source: `${imageUrl}/huge.raw`, image_os_hash_value: 'b'.repeat(64), image_os_hash_algo: 'sha256' });
+    expect(huge.provision_state).toBe('deploy failed');
+    expect(huge.last_error).toMatch(/larger than the disk/);
+  }, 90_000);
+
+  it('fails a deploy whose agent stops heartbeating once the callback timeout passes', async () => {
+    const { uuid, machine } = await enroll(3);
+    machine.stall = true;
+    const node = await deploy(uuid, { image_source: `${imageUrl}/image.raw`, image_os_hash_algo: 'sha256', image_os_hash_value: image.sha256 });
+    expect(node.provision_state).toBe('deploy failed');
+    expect(node.last_error).toMatch(/agent stopped heartbeating/);
+  }, 60_000);
+});
