@@ -6,37 +6,23 @@
  * mismatch, image URL 404, image larger than the disk, an agent that stops heartbeating) end in
  * `deploy failed` with a last_error saying why, and nothing is marked active that was not written.
  */
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, truncate } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulatedDeployAgent } from '../src/agent/simulation.js';
-import type { DeployAgent } from '../src/agent/deploy-agent.js';
 import { buildApp } from '../src/api/app.js';
 import { testApiConfig } from '../src/api/test-support.js';
 import { startTestConductor, waitForNode, type TestConductor } from '../src/conductor/test-support.js';
 import type { Node } from '../src/domain/node.js';
-import type { HardwareProfile } from '../src/protocol/hardware/profile.js';
 import { silentLogger } from '../src/shared/logger.js';
+import { AgentMachine, deployProfile } from './support/agent-machine.js';
 import { makeRawImage, metadataErased, readDeployedDisk } from './support/deploy-image.js';
 
 const V = { 'content-type': 'application/json', 'x-openstack-ironic-api-version': '1.96' };
 const image = makeRawImage(24);
-
-function profile(i: number): HardwareProfile {
-  const mac = `52:54:00:de:00:${i.toString(16).padStart(2, '0')}`;
-  return {
-    manufacturer: 'Ingot Simulated', model: 'Sim 1U', serial_number: `SIM-D${i}`, system_uuid: `00000000-0000-4000-8000-0000000000${i.toString().padStart(2, '0')}`,
-    cpu: { count: 2, model_name: 'Sim CPU', frequency_mhz: 2400, architecture: 'x86_64', flags: [] },
-    memory_mib: 2048,
-    disks: [{ name: '/dev/sda', size_bytes: 8 * 2 ** 30, model: 'SIM SSD', vendor: 'INGOT', serial: `D${i}`, rotational: false, wwn: null }],
-    nics: [{ name: 'eth0', mac, speed_mbps: 10000, pxe_enabled: true }],
-    boot_mode: 'uefi',
-  };
-}
 
 let t: TestConductor;
 let app: FastifyInstance;
@@ -44,55 +30,7 @@ let api: string;
 let images: Server;
 let imageUrl: string;
 let dir: string;
-const machines: Machine[] = [];
-
-/**
- * A machine that "network-boots" the agent: while its node waits for an agent and none runs, it starts
- * one on its disk file; when the node leaves the wait states, the agent goes (the machine rebooted).
- */
-class Machine {
-  agent: DeployAgent | null = null;
-  starting = false;
-  stall = false;
-  private timer: NodeJS.Timeout;
-  constructor(readonly uuid: string, readonly profile: HardwareProfile, readonly disk: string) {
-    this.timer = setInterval(() => void this.tick(), 100);
-  }
-  private async tick(): Promise<void> {
-    if (this.starting) return;
-    const node = await t.store.nodes.get(this.uuid).catch(() => null);
-    const waiting = node !== null && ['clean wait', 'wait call-back'].includes(node.provision_state) && typeof node.driver_internal_info.agent_secret_token !== 'string';
-    const serving = node !== null && ['clean wait', 'wait call-back', 'cleaning', 'deploying'].includes(node.provision_state);
-    // No token while waiting: the node booted a new ramdisk, so any agent still running is the old one.
-    if (this.agent && (!serving || waiting)) {
-      const a = this.agent;
-      this.agent = null;
-      await a.stop();
-    }
-    if (!this.agent && waiting) {
-      this.starting = true;
-      try {
-        const agent = await startSimulatedDeployAgent({ profile: this.profile, apiUrl: api, disks: { '/dev/sda': this.disk }, heartbeatMinIntervalMs: 200, lookupTimeoutMs: 20_000 });
-        this.agent = agent;
-        if (this.stall) {
-          // Dies shortly after its first heartbeat: no more heartbeats, no more answers.
-          const watch = setInterval(() => {
-            if (agent.heartbeats() > 0) {
-              clearInterval(watch);
-              void agent.stop();
-            }
-          }, 20);
-        }
-      } finally {
-        this.starting = false;
-      }
-    }
-  }
-  async close(): Promise<void> {
-    clearInterval(this.timer);
-    await this.agent?.stop();
-  }
-}
+const machines: AgentMachine[] = [];
 
 async function call<T>(method: string, url: string, body?: unknown): Promise<T> {
   const res = await fetch(`${api}${url}`, { method, headers: V, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
@@ -103,13 +41,13 @@ async function call<T>(method: string, url: string, body?: unknown): Promise<T> 
 
 const settled = (n: Node) => n.reservation === null && ['available', 'active', 'deploy failed', 'clean failed', 'manageable'].includes(n.provision_state);
 
-async function enroll(i: number): Promise<{ uuid: string; machine: Machine }> {
-  const p = profile(i);
+async function enroll(i: number): Promise<{ uuid: string; machine: AgentMachine }> {
+  const p = deployProfile(i);
   const node = await call<{ uuid: string }>('POST', '/v1/nodes', {
     name: `deploy-${i}`, driver: 'manual-management', boot_interface: 'fake', deploy_interface: 'direct', power_interface: 'fake', management_interface: 'fake',
   });
   await call('POST', '/v1/ports', { node_uuid: node.uuid, address: p.nics[0]?.mac, pxe_enabled: true });
-  const machine = new Machine(node.uuid, p, path.join(dir, `disk-${i}.img`));
+  const machine = new AgentMachine(node.uuid, p, path.join(dir, `disk-${i}.img`), api, (u) => t.store.nodes.get(u));
   machines.push(machine);
   await call('PUT', `/v1/nodes/${node.uuid}/states/provision`, { target: 'manage' });
   await waitForNode(t.store, node.uuid, settled, 10_000);
@@ -168,7 +106,6 @@ describe('direct deploy through the agent', () => {
     const node = await deploy(uuid, { image_source: `${imageUrl}/image.raw`, image_os_hash_algo: 'sha256', image_os_hash_value: image.sha256 }, {
       meta_data: { public_keys: { default: 'ssh-ed25519 AAAA test' } }, user_data: '#cloud-config\n',
     });
-    if (node.provision_state !== "active") console.log(JSON.stringify((await call<{ history: unknown[] }>("GET", `/v1/nodes/${uuid}/history?detail=true`)).history, null, 1));
     expect(node.provision_state, node.last_error ?? '').toBe('active');
     expect(node.power_state).toBe('power on');
     expect(node.driver_internal_info).toMatchObject({ is_whole_disk_image: true });
@@ -184,6 +121,14 @@ describe('direct deploy through the agent', () => {
       'deploy step deploy.deploy done', 'deploy step deploy.write_image done', 'deploy step deploy.prepare_instance_boot done',
       'deploy step deploy.tear_down_agent done', 'deploy step deploy.switch_to_tenant_network done', 'deploy step deploy.boot_instance done',
     ]);
+
+    // Rebuild: the agent boots again and rewrites the disk (a blanked disk proves it wrote).
+    await truncate(machine.disk, 0);
+    await truncate(machine.disk, 8 * 2 ** 30);
+    await call('PUT', `/v1/nodes/${uuid}/states/provision`, { target: 'rebuild' });
+    const rebuilt = await waitForNode(t.store, uuid, settled, 30_000);
+    expect(rebuilt.provision_state, rebuilt.last_error ?? '').toBe('active');
+    expect((await readDeployedDisk(machine.disk, image.bytes)).firstDifference).toBeNull();
 
     await call('PUT', `/v1/nodes/${uuid}/states/provision`, { target: 'deleted' });
     const after = await waitForNode(t.store, uuid, settled, 20_000);
