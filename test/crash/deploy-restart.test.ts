@@ -17,7 +17,7 @@ import { makeRawImage, readDeployedDisk } from '../support/deploy-image.js';
 import { api, apiOk, waitNode } from '../support/http.js';
 import { startServer, type RunningServer } from '../support/server.js';
 
-type NodeView = WatchedNode & { uuid: string; reservation: string | null; last_error: string | null; deploy_step: Record<string, unknown> };
+type NodeView = Record<string, unknown> & WatchedNode & { uuid: string; reservation: string | null; last_error: string | null; deploy_step: Record<string, unknown> };
 
 const image = makeRawImage(48);
 const cleanups: (() => Promise<void>)[] = [];
