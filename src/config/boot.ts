@@ -15,7 +15,7 @@ export const BootConfig = Type.Object({
   }),
   http_url: Type.String({
     default: '',
-    description: 'Base URL the machines reach the HTTP boot server at (e.g. `http://10.0.0.1:8088`); required by `ipxe` and `http`.',
+    description: 'Base URL the machines reach the HTTP boot server at (e.g. `http://10.0.0.1:8088`); required by `ipxe` and `http`. Empty with a specific `http_host`: that address and the bound port.',
   }),
   tftp_root_dir: Type.String({
     default: '',

@@ -16,6 +16,7 @@ import { inspectorInspect } from './inspector/inspect.js';
 import { fakeBios, fakeConsole, fakeFirmware, fakeNetwork, fakeRaid, fakeStorage, fakeVendor } from './fake/extras.js';
 import { fakeManagement } from './fake/management.js';
 import { fakePower } from './fake/power.js';
+import { httpBoot } from './http/index.js';
 import { ipxeBoot } from './ipxe/index.js';
 import { pxeBoot } from './pxe/index.js';
 import { fakeBoot, fakeDeploy, fakeInspect, fakeRescue } from './fake/provisioning.js';
@@ -27,7 +28,7 @@ export type ImplementationTable = { [I in InterfaceName]: Readonly<Record<string
 
 export const IMPLEMENTATIONS: ImplementationTable = {
   bios: { fake: fakeBios, 'no-bios': noBios },
-  boot: { fake: fakeBoot, pxe: (r) => pxeBoot(r.boot), ipxe: (r) => ipxeBoot(r.boot) },
+  boot: { fake: fakeBoot, pxe: (r) => pxeBoot(r.boot), ipxe: (r) => ipxeBoot(r.boot), http: (r) => httpBoot(r.boot) },
   console: { fake: fakeConsole, 'no-console': noConsole },
   deploy: { fake: fakeDeploy, direct: directDeploy, ramdisk: ramdiskDeploy },
   firmware: { fake: fakeFirmware, 'no-firmware': noFirmware },

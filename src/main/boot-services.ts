@@ -55,6 +55,11 @@ export async function startBootServices(config: IngotConfig, store: Store, logge
       http = createHttpBootServer({ host: config.boot.http_host, port: config.boot.http_port, root: httpRoot, logger, signal: stop.signal });
       httpPort = (await http.start()).port;
       opened.push(http);
+      // Machines reach a server on a specific address at that address; a wildcard one needs http_url set.
+      if (resolved.http_url === '' && !['0.0.0.0', '::'].includes(config.boot.http_host)) {
+        const host = config.boot.http_host.includes(':') ? `[${config.boot.http_host}]` : config.boot.http_host;
+        resolved.http_url = `http://${host}:${httpPort}`;
+      }
       logger.info({ port: httpPort, root: httpRoot }, 'HTTP boot server listening');
     }
     const environment: NetworkBootEnvironment = {

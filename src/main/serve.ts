@@ -18,6 +18,8 @@ export interface RunningServer {
   url: string;
   /** URL of the ironic-inspector compatible listener, when `api.inspector_port` is not 0. */
   inspectorUrl?: string;
+  /** The HTTP boot server's URL for machines (`boot.http_url`, empty when unknown) and its root directory. */
+  boot: { httpUrl: string; httpRoot: string };
   /** Graceful stop; resolves when everything is closed. */
   close(): Promise<void>;
 }
@@ -94,7 +96,7 @@ export async function startServer(config: IngotConfig, logger: Logger): Promise<
       await store.close();
       logger.info('stopped');
     })());
-  return { url, inspectorUrl, close };
+  return { url, inspectorUrl, boot: { httpUrl: boot.environment.config.http_url, httpRoot: boot.environment.config.http_root_dir }, close };
 }
 
 /** The port a listening server bound (the configured one when the address is not a socket address). */

@@ -32,4 +32,27 @@ describe('pxeBootOptions', () => {
       'option:server-ip-address,10.0.0.5',
     ]);
   });
+
+  it('UEFI HTTP boot only: the loader URL and vendor class HTTPClient for HTTP boot clients, nothing for PXE', () => {
+    expect(lines({ tftpServer: '', biosBootFile: '', httpBootUrl: 'http://10.0.0.1:8088/bootx64.efi' })).toEqual([
+      'tag:httpboot,67,http://10.0.0.1:8088/bootx64.efi',
+      'tag:httpboot,60,HTTPClient',
+    ]);
+  });
+
+  it('UEFI HTTP boot beside PXE: PXE firmware keeps its loaders and TFTP server, HTTP boot firmware gets the URL', () => {
+    expect(lines({ tftpServer: '10.0.0.5', biosBootFile: 'pxelinux.0', uefiBootFile: 'bootx64.efi', httpBootUrl: 'http://h:8088/bootx64.efi' })).toEqual([
+      'tag:httpboot,67,http://h:8088/bootx64.efi',
+      'tag:httpboot,60,HTTPClient',
+      'tag:!httpboot,tag:!efi,67,pxelinux.0',
+      'tag:!httpboot,tag:efi,67,bootx64.efi',
+      '66,10.0.0.5',
+      '150,10.0.0.5',
+      'option:server-ip-address,10.0.0.5',
+    ]);
+  });
+
+  it.each(['', 'tftp://10.0.0.1/bootx64.efi', 'bootx64.efi', 'http:///x'])('refuses the HTTP boot URL %j', (url) => {
+    expect(() => pxeBootOptions({ tftpServer: '', biosBootFile: '', httpBootUrl: url })).toThrow(expect.objectContaining({ name: 'InvalidParameterValue' }));
+  });
 });

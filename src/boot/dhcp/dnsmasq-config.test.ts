@@ -24,6 +24,7 @@ describe('renderManagedConfig', () => {
       'dhcp-match=set:ipxe,175',
       'dhcp-match=set:efi,option:client-arch,7',
       'dhcp-match=set:efi,option:client-arch,9',
+      'dhcp-vendorclass=set:httpboot,HTTPClient',
       'dhcp-option-force=tag:ipxe,encap:175,176,1b',
     ]));
     expect(lines.some((l) => /^(enable-tftp|enable-ra|dhcp-boot|dhcp-option=66)/.test(l))).toBe(false);

@@ -5,6 +5,7 @@
  */
 import { isIPv4 } from 'node:net';
 import { fail } from '../../shared/errors.js';
+import { HTTP_BOOT_TAG, HTTP_CLIENT_CLASS } from './boot-options.js';
 
 /** Everything the managed dnsmasq's configuration is rendered from. */
 export interface ManagedDnsmasqSettings {
@@ -65,6 +66,9 @@ export function renderManagedConfig(s: ManagedDnsmasqSettings): string {
     // UEFI firmware: client architecture 7 (EFI BC) and 9 (EFI x86-64), RFC 4578 / IANA processor types.
     'dhcp-match=set:efi,option:client-arch,7',
     'dhcp-match=set:efi,option:client-arch,9',
+    // UEFI HTTP boot firmware sends vendor class "HTTPClient:Arch:<arch>:UNDI:<ver>" (UEFI specification,
+    // "HTTP Boot"); dnsmasq matches the class as a substring (dnsmasq(8), --dhcp-vendorclass).
+    `dhcp-vendorclass=set:${HTTP_BOOT_TAG},${HTTP_CLIENT_CLASS}`,
     // iPXE's no-pxedhcp setting (175.176 = 1): iPXE skips waiting for a ProxyDHCP answer.
     'dhcp-option-force=tag:ipxe,encap:175,176,1b',
   ];

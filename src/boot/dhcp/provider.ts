@@ -17,7 +17,8 @@ export interface DhcpOption {
   value: string | readonly string[];
   /**
    * Send it only to clients carrying all these dnsmasq tags; `!tag` means "not carrying". The managed
-   * dnsmasq sets `ipxe` (iPXE: user class `iPXE` or option 175) and `efi` (client arch 7 or 9).
+   * dnsmasq sets `ipxe` (iPXE: user class `iPXE` or option 175), `efi` (client arch 7 or 9) and
+   * `httpboot` (UEFI HTTP boot: vendor class `HTTPClient…`).
    */
   tags?: readonly string[];
 }

@@ -71,6 +71,10 @@ describe('HTTP boot server (real sockets on 127.0.0.1)', () => {
     expect(Date.parse(String(r.headers['last-modified']))).not.toBeNaN();
     const again = await get(port, '/node/deploy_kernel', { 'If-None-Match': String(r.headers.etag) });
     expect(again.status).toBe(304);
+    // A loader whose prefix is `/` asks for `//…`: still the file, not the root.
+    const doubled = await get(port, '//node/deploy_kernel');
+    expect(doubled.status).toBe(200);
+    expect(doubled.body.equals(data)).toBe(true);
   });
 
   it('answers a byte range with 206 and exactly those bytes', async () => {

@@ -139,7 +139,8 @@ export function createHttpBootServer(options: HttpBootServerOptions): HttpBootSe
 function requestPath(url: string): string | null | 'escape' {
   let pathname: string;
   try {
-    pathname = decodeURIComponent(new URL(url, 'http://boot.invalid').pathname);
+    // NOTE: `//grub.cfg` (a loader whose prefix is `/`) would parse as a protocol-relative URL; one slash it is.
+    pathname = decodeURIComponent(new URL(url.replace(/^\/+/, '/'), 'http://boot.invalid').pathname);
   } catch {
     return null;
   }

@@ -18,11 +18,15 @@ export interface BootDhcpOption {
 
 /** What to boot, as src/boot/dhcp's `pxeBootOptions` takes it. */
 export interface BootDhcpInput {
+  /** TFTP server; may be empty with `httpBootUrl` (not sent then). */
   tftpServer: string;
+  /** PXE loader; may be empty with `httpBootUrl` (not sent then). */
   biosBootFile: string;
   uefiBootFile?: string;
   ipxeScriptUrl?: string;
   tftpPathPrefix?: string;
+  /** UEFI HTTP boot: URL of the EFI loader, sent to firmware whose vendor class is `HTTPClient`. */
+  httpBootUrl?: string;
 }
 
 /** The part of a DHCP provider the boot interfaces use. */
