@@ -52,6 +52,8 @@ export interface DeployAgentOptions {
   /** Timeout of one request to the API (default 60 s). */
   requestTimeoutMs?: number;
   log?: (message: string) => void;
+  /** Told after each heartbeat attempt: whether it was accepted, and why not (simulators, tests). */
+  onHeartbeat?: (ok: boolean, error: string | null) => void;
   signal?: AbortSignal;
 }
 
@@ -190,6 +192,7 @@ export async function startDeployAgent(opts: DeployAgentOptions): Promise<Deploy
       minIntervalMs: opts.heartbeatMinIntervalMs,
       signal,
       log,
+      onHeartbeat: opts.onHeartbeat,
     });
   }
   opts.signal?.addEventListener('abort', () => void stop(), { once: true });

@@ -26,15 +26,28 @@ export interface SimulatedInspection {
   signal?: AbortSignal;
 }
 
-/** Collects the profile's inventory and posts it; resolves with the HTTP status of the answer. */
-export async function runSimulatedInspection(opts: SimulatedInspection): Promise<number> {
+/** What the inspection callback answered a simulated agent. */
+export interface SimulatedInspectionAnswer {
+  status: number;
+  /** The node UUID of the answer (`{"uuid": …}`), which the deploy agent then looks up by; null when absent. */
+  nodeUuid: string | null;
+}
+
+/** Collects the profile's inventory and posts it; resolves with the callback's status and node UUID. */
+export async function postSimulatedInspection(opts: SimulatedInspection): Promise<SimulatedInspectionAnswer> {
   const bootMac = opts.profile.nics.find((n) => n.pxe_enabled)?.mac ?? opts.profile.nics[0]?.mac ?? null;
   const manager = simulatedHardwareManager(opts.profile, { bmcAddress: opts.bmcAddress ?? undefined, bootMac: bootMac ?? undefined });
   const config = { ...defaultAgentConfig(), inspectionCallbackUrl: opts.callbackUrl, bootMac };
   const { payload } = await buildInspectionPayload(config, manager, hostSystem());
   if (opts.error) payload.error = opts.error;
   const answer = await postInspection(opts.callbackUrl, payload, { totalTimeoutMs: opts.totalTimeoutMs ?? 60_000, initialDelayMs: 200, maxDelayMs: 5000, signal: opts.signal });
-  return answer.status;
+  const uuid = (answer.body as { uuid?: unknown } | null)?.uuid;
+  return { status: answer.status, nodeUuid: typeof uuid === 'string' ? uuid : null };
+}
+
+/** Collects the profile's inventory and posts it; resolves with the HTTP status of the answer. */
+export async function runSimulatedInspection(opts: SimulatedInspection): Promise<number> {
+  return (await postSimulatedInspection(opts)).status;
 }
 
 /** Options of {@link startSimulatedDeployAgent}. */
@@ -64,6 +77,8 @@ export interface SimulatedDeploy {
   /** Image download retries (default 2, 1 s apart: a simulated fleet should fail fast). */
   download?: Partial<DownloadSettings>;
   log?: (message: string) => void;
+  /** Told after each heartbeat attempt: whether it was accepted, and why not. */
+  onHeartbeat?: (ok: boolean, error: string | null) => void;
   signal?: AbortSignal;
 }
 
@@ -89,6 +104,7 @@ export async function startSimulatedDeployAgent(opts: SimulatedDeploy): Promise<
     heartbeatMinIntervalMs: opts.heartbeatMinIntervalMs,
     download: { retries: 2, retryIntervalMs: 1000, ...opts.download },
     log: opts.log,
+    onHeartbeat: opts.onHeartbeat,
     signal: opts.signal,
   });
 }

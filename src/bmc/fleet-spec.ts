@@ -15,6 +15,7 @@ const Faults = Type.Object(
     reject_credentials: Type.Optional(Type.Boolean({ description: 'Every login fails.' })),
     agent_error: Type.Optional(Type.Union([Type.String({ minLength: 1 }), Type.Null()], { description: 'Simulated: the agent reports this ramdisk error.' })),
     agent_missing: Type.Optional(Type.Boolean({ description: 'Simulated: a network boot starts no agent.' })),
+    agent_stall: Type.Optional(Type.Boolean({ description: 'Simulated: the deploy agent stops heartbeating (and answering) about 2 s after its first heartbeat.' })),
   },
   { additionalProperties: false },
 );

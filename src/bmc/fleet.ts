@@ -31,8 +31,13 @@ export interface FleetOptions {
   diskDir: string;
   /** Serve Redfish over HTTPS with a self-signed certificate. */
   tls?: boolean;
-  /** Ingot's API: simulated machines that boot from the network run the agent against it. */
+  /** Ingot's API: simulated machines that boot from the network run the agent against it (without `bootUrl`). */
   ingotUrl?: string;
+  /**
+   * Ingot's HTTP boot server: simulated machines that boot from the network fetch their iPXE script and
+   * images there and run the agent its kernel parameters ask for (see agent-boot.ts).
+   */
+  bootUrl?: string;
   logger?: Logger;
 }
 
@@ -118,13 +123,22 @@ export async function startFleet(opts: FleetOptions): Promise<Fleet> {
       macs: m.profile.nics.map((n) => n.mac),
       disk: disks[i] as string,
     }));
-    if (opts.ingotUrl) {
+    if (opts.ingotUrl || opts.bootUrl) {
       const agents = new AbortController();
       const ipmiHost = new Map(inventory.map((e) => [e.name, e.ipmi_address]));
-      const detach = attachSimulatedAgents(machines, { ingotUrl: opts.ingotUrl, bmcAddressOf: (m) => ipmiHost.get(m.name) ?? null, logger: opts.logger, signal: agents.signal });
+      // The disk file stands for the profile's first disk (see buildMachine).
+      const diskFiles = new Map(machines.map((m, i) => [m.name, m.profile.disks[0] ? { [m.profile.disks[0].name]: disks[i] as string } : {}]));
+      const detach = attachSimulatedAgents(machines, {
+        ingotUrl: opts.ingotUrl,
+        bootUrl: opts.bootUrl,
+        bmcAddressOf: (m) => ipmiHost.get(m.name) ?? null,
+        disksOf: (m) => diskFiles.get(m.name) ?? {},
+        logger: opts.logger,
+        signal: agents.signal,
+      });
       closers.push(async () => {
-        detach();
         agents.abort();
+        await detach();
       });
     }
     return { machines, inventory, redfishUrl: redfish.url, certificate: redfish.certificate, close };

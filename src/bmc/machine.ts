@@ -43,10 +43,15 @@ export interface MachineFaults {
   agent_error: string | null;
   /** Simulated machines: a network boot starts no agent (the machine never calls back). */
   agent_missing: boolean;
+  /**
+   * Simulated machines: the deploy agent looks its node up and heartbeats, then dies about 2 s after its
+   * first successful heartbeat (no more heartbeats, its API stops answering).
+   */
+  agent_stall: boolean;
 }
 
 export const NO_FAULTS: Readonly<MachineFaults> = Object.freeze({
-  latency_ms: 0, drop_rate: 0, error_rate: 0, hang_power: false, reject_credentials: false, agent_error: null, agent_missing: false,
+  latency_ms: 0, drop_rate: 0, error_rate: 0, hang_power: false, reject_credentials: false, agent_error: null, agent_missing: false, agent_stall: false,
 });
 
 /** Emitted when a machine starts booting (power on, reset, cycle): which device it boots from. */
@@ -77,6 +82,11 @@ export interface Machine {
   ejectMedia(): void;
   /** Calls `listener` at every boot; returns a function that removes it. */
   onBoot(listener: (event: BootEvent) => void): () => void;
+  /**
+   * Calls `listener` each time the machine goes from on to off (a BMC power off, or the guest powering
+   * itself off); a reset or cycle is a boot, not a power off. Returns a function that removes it.
+   */
+  onPowerOff(listener: (machine: Machine) => void): () => void;
   /** Stops the machine's back-end (ends a QEMU process); idempotent. */
   close(): Promise<void>;
 }

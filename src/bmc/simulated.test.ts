@@ -33,6 +33,25 @@ describe('simulated machine', () => {
     expect(await m.power()).toBe('off');
   });
 
+  it('tells the power-off listeners when it goes from on to off, not at a reset or when already off', async () => {
+    const m = make();
+    const offs: string[] = [];
+    const stop = m.onPowerOff((machine) => offs.push(machine.name));
+    await m.act('off');
+    await m.act('on');
+    await m.act('reset');
+    await m.act('soft-off');
+    await m.act('off');
+    expect(offs).toEqual(['sim-0']);
+    await m.act('cycle');
+    await m.act('off');
+    expect(offs).toEqual(['sim-0', 'sim-0']);
+    stop();
+    await m.act('on');
+    await m.act('off');
+    expect(offs).toHaveLength(2);
+  });
+
   it('accepts power actions and ignores them when power hangs', async () => {
     const m = make();
     m.faults.hang_power = true;

@@ -1,7 +1,8 @@
 /**
  * The simulated back-end: power, boot override and virtual media held in memory. Power changes take
  * effect at once (or never, with the `hang_power` fault); each boot is announced to the boot listeners,
- * which is how a simulated machine "runs" the agent when it network-boots.
+ * which is how a simulated machine "runs" the agent when it network-boots, and each power off to the
+ * power-off listeners, which stop that agent.
  */
 import type { HardwareProfile } from '../protocol/hardware/profile.js';
 import { BootState } from './boot-events.js';
@@ -20,6 +21,7 @@ export function simulatedMachine(spec: SimulatedMachineSpec): Machine {
   let power: MachinePower = spec.power ?? 'off';
   const boot = new BootState(spec.profile.boot_mode === 'uefi' ? 'uefi' : 'legacy');
   let media: VirtualMediaState = { image: null, inserted: false, write_protected: true };
+  const offListeners = new Set<(machine: Machine) => void>();
 
   const machine: Machine = {
     name: spec.name,
@@ -32,7 +34,9 @@ export function simulatedMachine(spec: SimulatedMachineSpec): Machine {
     async act(action) {
       if (machine.faults.hang_power || action === 'nmi') return;
       if (action === 'off' || action === 'soft-off') {
+        const was = power;
         power = 'off';
+        if (was === 'on') for (const listener of offListeners) listener(machine);
         return;
       }
       // 'on' of a running machine changes nothing (as real BMCs); reset and cycle boot it again.
@@ -50,6 +54,10 @@ export function simulatedMachine(spec: SimulatedMachineSpec): Machine {
       media = { image: null, inserted: false, write_protected: true };
     },
     onBoot: (listener) => boot.listen(listener),
+    onPowerOff(listener) {
+      offListeners.add(listener);
+      return () => offListeners.delete(listener);
+    },
     close: async () => undefined,
   };
   return machine;

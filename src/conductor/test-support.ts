@@ -12,7 +12,7 @@ import type { ProvisionState } from '../domain/states.js';
 import { silentLogger } from '../shared/logger.js';
 import type { Clock } from '../shared/clock.js';
 import type { DriverRegistry } from '../drivers/registry.js';
-import { createConductor, type Conductor } from './conductor.js';
+import { createConductor, type Conductor, type ConductorOptions } from './conductor.js';
 
 export interface TestConductor {
   store: Store;
@@ -25,13 +25,17 @@ export interface TestConductor {
 /** Opens a store in a new temp dir and starts a conductor on it (periodics off unless asked). */
 export async function startTestConductor(
   config: Partial<ConductorConfig> = {},
-  opts: { periodics?: boolean; clock?: Clock; dir?: string; registry?: DriverRegistry; inspector?: Partial<InspectorConfig>; builtInRules?: InspectionRuleInput[] } = {},
+  opts: {
+    periodics?: boolean; clock?: Clock; dir?: string; registry?: DriverRegistry; inspector?: Partial<InspectorConfig>; builtInRules?: InspectionRuleInput[];
+    drivers?: ConductorOptions['drivers']; images?: ConductorOptions['images'];
+  } = {},
 ): Promise<TestConductor> {
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'ingot-conductor-'));
   const store = await openStore({ dataDir: dir });
   const conductor = createConductor({
     store, logger: silentLogger(), config: { hostname: 'test-conductor', ...config }, periodics: opts.periodics ?? false, ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.registry ? { registry: opts.registry } : {}),
     ...(opts.inspector ? { inspector: opts.inspector } : {}), ...(opts.builtInRules ? { builtInRules: opts.builtInRules } : {}),
+    ...(opts.drivers ? { drivers: opts.drivers } : {}), ...(opts.images ? { images: opts.images } : {}),
   });
   await conductor.start();
   return {

@@ -23,6 +23,7 @@ export interface BmcFlags {
   inventory?: string;
   tls?: boolean;
   ingotUrl?: string;
+  bootUrl?: string;
   logLevel: string;
 }
 
@@ -74,6 +75,7 @@ export async function bmcCommand(flags: BmcFlags): Promise<void> {
     diskDir: path.resolve(flags.diskDir),
     tls: flags.tls === true,
     ...(flags.ingotUrl ? { ingotUrl: flags.ingotUrl } : {}),
+    ...(flags.bootUrl ? { bootUrl: flags.bootUrl } : {}),
     logger,
   });
   for (const m of fleet.machines) {

@@ -2,6 +2,9 @@
  * The `ingot` command: `serve` plus the client commands (`node`, `port`). This is the only code that
  * reads argv, the environment and config files.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Command, Option } from 'commander';
 import { registerClientCommands } from '../cli/index.js';
 import type { BmcFlags } from './bmc.js';
@@ -17,6 +20,8 @@ interface ServeFlags {
   databaseUrl?: string;
   config?: string;
   logLevel?: string;
+  demo?: string;
+  demoRun?: boolean;
 }
 
 function flagValues(opts: ServeFlags): Record<string, Record<string, unknown>> {
@@ -33,12 +38,48 @@ function flagValues(opts: ServeFlags): Record<string, Record<string, unknown>> {
 }
 
 async function serveCommand(opts: ServeFlags): Promise<void> {
+  if (opts.demo !== undefined) return demoCommand(opts);
   const config = loadConfig({ file: opts.config, env: process.env, flags: flagValues(opts) });
   const logger = createLogger(config.log.level);
   const server = await startServer(config, logger);
   process.stdout.write(`ingot: API listening on ${server.url}\n`);
   if (server.inspectorUrl) process.stdout.write(`ingot: ironic-inspector compatible API listening on ${server.inspectorUrl}\n`);
   await untilSignal(logger, 'the server', () => server.close());
+}
+
+/** `serve --demo N [--demo-run]`: see main/demo.ts. Without a data directory given, a temporary one is used and removed at exit. */
+async function demoCommand(opts: ServeFlags): Promise<void> {
+  const count = Number(opts.demo);
+  if (!Number.isInteger(count) || count < 1 || count > 1000) throw new Error(`--demo needs a number of machines from 1 to 1000, not "${opts.demo}"`);
+  const { demoConfig, demoError, formatReport, startDemo } = await import('./demo.js');
+  const chosen = opts.dataDir ?? process.env.INGOT_DATABASE_DATA_DIR;
+  const dataDir = chosen ?? (await mkdtemp(path.join(tmpdir(), 'ingot-demo-')));
+  const config = demoConfig(loadConfig({ file: opts.config, env: process.env, flags: flagValues({ ...opts, dataDir, logLevel: opts.logLevel ?? 'warn' }) }));
+  const logger = createLogger(config.log.level);
+  const out = (line: string) => process.stdout.write(`${line}\n`);
+  const server = await startServer(config, logger);
+  out(`ingot: API listening on ${server.url}`);
+  out(`ingot: demo data in ${dataDir}${chosen ? '' : ' (removed at exit)'}; try: OS_ENDPOINT=${server.url} OS_AUTH_TYPE=none baremetal node list`);
+  const stop = new AbortController();
+  let demo: Awaited<ReturnType<typeof startDemo>> | undefined;
+  try {
+    demo = await startDemo(server, { count, run: opts.demoRun === true, diskDir: path.join(dataDir, 'demo-disks'), out, logger, signal: stop.signal });
+    demo.done.then(
+      (report) => {
+        for (const line of formatReport(report)) out(line);
+        out(`demo: ${report.failures.length === 0 ? 'all machines ready' : `${report.failures.length} machine(s) failed`}; Ctrl-C stops Ingot and the machines`);
+      },
+      (err: unknown) => out(demoError(err)),
+    );
+  } catch (err) {
+    out(demoError(err));
+  }
+  await untilSignal(logger, 'the server', async () => {
+    stop.abort();
+    await demo?.close();
+    await server.close();
+    if (!chosen) await rm(dataDir, { recursive: true, force: true });
+  });
 }
 
 /** Builds the program; exported for tests. */
@@ -55,6 +96,8 @@ export function buildProgram(): Command {
     .option('--database-url <url>', 'postgres://user:pass@host/db selects PostgreSQL (env INGOT_DATABASE_URL)')
     .option('--config <file>', 'JSON config file with groups api, conductor, database, log, redfish, ipmi, inspector, images, dhcp, tftp, boot (env INGOT_CONFIG)')
     .addOption(new Option('--log-level <level>', 'log level (env INGOT_LOG_LEVEL)').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']))
+    .option('--demo <machines>', 'start with this many simulated machines behind emulated Redfish and IPMI BMCs, enrolled and made available (a temporary --data-dir unless one is given)')
+    .option('--demo-run', 'with --demo: also inspect and deploy the machines, showing progress and per-phase timings')
     .action(serveCommand);
   program
     .command('bmc')
@@ -71,6 +114,7 @@ export function buildProgram(): Command {
     .option('--inventory <file>', 'write the machines\' BMC addresses, credentials, MACs and disks as JSON')
     .option('--tls', 'serve Redfish over HTTPS with a self-signed certificate')
     .option('--ingot-url <url>', 'Ingot API URL: simulated machines that boot from the network run the agent, which reports to it')
+    .option('--boot-url <url>', 'Ingot HTTP boot server URL: simulated machines that boot from the network fetch their iPXE script and images there and run the agent its kernel parameters ask for')
     .addOption(new Option('--log-level <level>', 'log level').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'))
     // Loaded on demand: `ingot serve` never evaluates the emulators.
     .action(async (flags: BmcFlags) => (await import('./bmc.js')).bmcCommand(flags));

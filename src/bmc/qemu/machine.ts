@@ -56,6 +56,12 @@ export function qemuMachine(spec: QemuMachineSpec): QemuMachine {
   let closed = false;
   // BootState keeps the override; the boot is announced here, once QEMU runs (see start()).
   const bootListeners = new Set<(event: BootEvent) => void>();
+  const offListeners = new Set<(machine: Machine) => void>();
+  /** Processes the back-end ends itself (power off, reset, close): their exit is no power off of its own. */
+  const endedByUs = new WeakSet<QemuProcess>();
+  const poweredOff = () => {
+    for (const listener of offListeners) listener(machine);
+  };
   let chain: Promise<unknown> = Promise.resolve();
 
   /** Runs `fn` after every earlier operation: power actions and status reads never interleave. */
@@ -73,7 +79,13 @@ export function qemuMachine(spec: QemuMachineSpec): QemuMachine {
   const status = async (p: QemuProcess): Promise<string> => (await p.qmp.execute<{ status: string }>('query-status')).status;
 
   const onEvent = (p: QemuProcess, event: QmpEvent) => {
-    if (event.event !== 'SHUTDOWN' || event.data.reason !== 'guest-reset') return;
+    if (event.event !== 'SHUTDOWN') return;
+    // A guest power-off (`guest-shutdown`, also after an ACPI power button press) leaves QEMU stopped: off.
+    if (event.data.reason === 'guest-shutdown') {
+      if (!endedByUs.has(p)) poweredOff();
+      return;
+    }
+    if (event.data.reason !== 'guest-reset') return;
     rebootPending = p;
     void serial(async () => {
       if (rebootPending !== p) return; // the BMC powered it off or booted it meanwhile
@@ -127,6 +139,10 @@ export function qemuMachine(spec: QemuMachineSpec): QemuMachine {
     }
     proc = p;
     p.qmp.onEvent((event) => onEvent(p, event));
+    // QEMU ending on its own (killed, crashed) is a power off too.
+    void p.exited.then(() => {
+      if (!endedByUs.has(p) && !closed) poweredOff();
+    });
     for (const listener of bootListeners) listener({ machine, device });
   };
 
@@ -134,6 +150,7 @@ export function qemuMachine(spec: QemuMachineSpec): QemuMachine {
     const p = alive();
     proc = null;
     rebootPending = null;
+    if (p) endedByUs.add(p);
     if (p) await p.stop(QUIT_GRACE_MS);
     removeRunFiles();
   };
@@ -179,8 +196,13 @@ export function qemuMachine(spec: QemuMachineSpec): QemuMachine {
             // After a guest power-off QEMU is still there, stopped: replace it (cold boot, see above).
             if (!p || (current === 'shutdown' && rebootPending !== p)) await restart();
             return;
-          case 'off':
-            return stop();
+          case 'off': {
+            // Stopped after a guest power-off is off already; stopped for a guest reboot is still on.
+            const wasOn = p !== null && (current !== 'shutdown' || rebootPending === p);
+            await stop();
+            if (wasOn) poweredOff();
+            return;
+          }
           case 'soft-off':
             if (p && current === 'running') await p.qmp.execute('system_powerdown');
             return;
@@ -211,9 +233,14 @@ export function qemuMachine(spec: QemuMachineSpec): QemuMachine {
       bootListeners.add(listener);
       return () => bootListeners.delete(listener);
     },
+    onPowerOff(listener) {
+      offListeners.add(listener);
+      return () => offListeners.delete(listener);
+    },
     async close() {
       closed = true;
       const p = proc;
+      if (p) endedByUs.add(p);
       if (p) await p.stop(QUIT_GRACE_MS); // does not wait for queued actions: they fail fast once QMP is gone
       await chain;
       await stop();

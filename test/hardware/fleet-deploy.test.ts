@@ -1,0 +1,161 @@
+/**
+ * Deployment of an emulated fleet end to end: 50 simulated machines behind `ingot bmc` (half Redfish,
+ * half IPMI) and `ingot serve` with its HTTP boot server. Each network boot is followed as iPXE would:
+ * the machine fetches its per-MAC iPXE script, the deploy kernel and ramdisk from Ingot's boot server,
+ * and runs the agent its kernel parameters name. Provide cleans them through the agent; deploy writes a
+ * real raw image with a config drive rendered from JSON onto every disk file in parallel (one node driven
+ * by the real `baremetal` CLI); afterwards each disk holds the image byte for byte and a config-2 drive
+ * with that node's metadata. A node given a wrong checksum ends `deploy failed` saying so, and nothing
+ * of it is marked active. Undeploy cleans them back to `available` with the disk metadata erased.
+ */
+import { createHash } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { driverInfoFor } from '../../src/bmc/inventory.js';
+import { baremetalOk, requireClients } from '../compat/peer.js';
+import { startBmc, type RunningBmc } from '../support/bmc.js';
+import { makeRawImage, metadataErased, readDeployedDisk } from '../support/deploy-image.js';
+import { api, apiOk } from '../support/http.js';
+import { freePort, startServer, type RunningServer } from '../support/server.js';
+
+const COUNT = 50;
+const BAD = 'm-07';
+const CLI = 'm-03';
+const image = makeRawImage(16);
+const ramdisk = Buffer.from('simulated deploy ramdisk\n');
+const kernel = Buffer.from('simulated deploy kernel\n');
+const machines = Array.from({ length: COUNT }, (_, i) => ({ name: `m-${String(i).padStart(2, '0')}`, backend: 'simulated' }));
+
+type NodeView = {
+  uuid: string; name: string; provision_state: string; reservation: string | null; last_error: string | null; power_state: string | null;
+  driver_internal_info: Record<string, unknown>;
+};
+
+let ingot: RunningServer;
+let bmc: RunningBmc;
+let files: Server;
+let filesUrl: string;
+const downloads = new Map<string, number>();
+
+beforeAll(async () => {
+  requireClients();
+  files = createServer((req, res) => {
+    const path = req.url ?? '/';
+    if (req.method === 'GET') downloads.set(path, (downloads.get(path) ?? 0) + 1);
+    const body = path === '/image.raw' ? image.bytes : path === '/deploy.kernel' ? kernel : path === '/deploy.initramfs' ? ramdisk : null;
+    if (!body) {
+      res.writeHead(404).end();
+      return;
+    }
+    // A Last-Modified lets the conductor's cache keep the kernel and ramdisk between boots.
+    res.writeHead(200, { 'content-length': body.length, 'last-modified': new Date(Date.now() - 3_600_000).toUTCString() });
+    res.end(req.method === 'HEAD' ? undefined : body);
+  });
+  await new Promise<void>((r) => files.listen(0, '127.0.0.1', r));
+  filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
+  const httpPort = await freePort();
+  ingot = await startServer({
+    env: {
+      INGOT_BOOT_HTTP_ENABLED: 'true',
+      INGOT_BOOT_HTTP_HOST: '127.0.0.1',
+      INGOT_BOOT_HTTP_PORT: String(httpPort),
+      INGOT_BOOT_TFTP_SERVER: '127.0.0.1',
+      INGOT_CONDUCTOR_AGENT_HEARTBEAT_TIMEOUT_S: '5',
+      INGOT_CONDUCTOR_DEPLOY_CALLBACK_TIMEOUT_S: '120',
+      INGOT_CONDUCTOR_CLEAN_CALLBACK_TIMEOUT_S: '120',
+      INGOT_CONDUCTOR_CHECK_PROVISION_STATE_INTERVAL_S: '2',
+      INGOT_CONDUCTOR_SYNC_POWER_STATE_INTERVAL_S: '600',
+      INGOT_IPMI_MIN_COMMAND_INTERVAL_S: '0.02',
+    },
+  });
+  bmc = await startBmc(machines, ['--boot-url', `http://127.0.0.1:${httpPort}`]);
+}, 60_000);
+
+afterAll(async () => {
+  await bmc?.stop();
+  await ingot?.dispose();
+  await new Promise<void>((r) => (files ? files.close(() => r()) : r()));
+});
+
+async function all<T>(items: readonly T[], fn: (item: T) => Promise<unknown>, width = 10): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: width }, async () => {
+    while (next < items.length) await fn(items[next++] as T);
+  }));
+}
+
+async function nodes(): Promise<NodeView[]> {
+  return (await apiOk<{ nodes: NodeView[] }>(ingot.url, 'GET', '/v1/nodes/detail?limit=1000')).nodes;
+}
+
+async function settle(done: (n: NodeView) => boolean, timeoutMs: number): Promise<NodeView[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const list = await nodes();
+    if (list.every((n) => n.reservation === null && done(n))) return list;
+    if (Date.now() > deadline) {
+      const stuck = list.filter((n) => !(n.reservation === null && done(n))).map((n) => `${n.name}: ${n.provision_state} ${n.last_error ?? ''}`);
+      throw new Error(`${stuck.length} node(s) did not settle in ${timeoutMs} ms:\n${stuck.slice(0, 10).join('\n')}`);
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+const STABLE = ['available', 'active', 'manageable', 'deploy failed', 'clean failed'];
+
+describe('deployment of an emulated fleet through the public API', () => {
+  it('provides, deploys 50 machines at once with a config drive, and undeploys them', async () => {
+    const uuids = new Map<string, string>();
+    await all(bmc.inventory, async (e) => {
+      const i = Number(e.name.slice(2));
+      const driver = i % 2 === 0 ? 'redfish' : 'ipmi';
+      const node = await apiOk<NodeView>(ingot.url, 'POST', '/v1/nodes', {
+        name: e.name, driver,
+        driver_info: { ...driverInfoFor(e, driver), deploy_kernel: `${filesUrl}/deploy.kernel`, deploy_ramdisk: `${filesUrl}/deploy.initramfs` },
+        instance_info: { image_source: `${filesUrl}/image.raw`, image_os_hash_algo: 'sha256', image_os_hash_value: e.name === BAD ? createHash('sha256').update('other').digest('hex') : image.sha256 },
+      });
+      uuids.set(e.name, node.uuid);
+      await apiOk(ingot.url, 'POST', '/v1/ports', { node_uuid: node.uuid, address: e.macs[0], pxe_enabled: true });
+      await apiOk(ingot.url, 'PUT', `/v1/nodes/${node.uuid}/states/provision`, { target: 'manage' });
+    });
+    await settle((n) => n.provision_state === 'manageable', 60_000);
+
+    await all([...uuids.values()], (u) => apiOk(ingot.url, 'PUT', `/v1/nodes/${u}/states/provision`, { target: 'provide' }));
+    let list = await settle((n) => STABLE.includes(n.provision_state), 180_000);
+    expect(list.filter((n) => n.provision_state !== 'available').map((n) => `${n.name}: ${n.last_error}`)).toEqual([]);
+
+    const configdrive = (name: string) => ({ meta_data: { hostname: `${name}.rack.example`, public_keys: { ops: 'ssh-ed25519 AAAAC3 ops@example' } }, user_data: '#cloud-config\nruncmd: [echo ingot]\n' });
+    await all([...uuids].filter(([name]) => name !== CLI), ([name, u]) => apiOk(ingot.url, 'PUT', `/v1/nodes/${u}/states/provision`, { target: 'active', configdrive: configdrive(name) }));
+    await baremetalOk(ingot.url, ['node', 'deploy', CLI, '--config-drive', JSON.stringify(configdrive(CLI)), '--wait', '240']);
+    list = await settle((n) => STABLE.includes(n.provision_state), 240_000);
+
+    const bad = list.find((n) => n.name === BAD) as NodeView;
+    expect(bad.provision_state).toBe('deploy failed');
+    expect(bad.last_error).toMatch(/checksum/i);
+    expect(list.filter((n) => n.name !== BAD && n.provision_state !== 'active').map((n) => `${n.name}: ${n.provision_state} ${n.last_error}`)).toEqual([]);
+    // One download of each image by the conductor's cache (the kernel and ramdisk) — the image itself is fetched by each agent.
+    expect(downloads.get('/deploy.kernel')).toBe(1);
+    expect(downloads.get('/image.raw')).toBeGreaterThanOrEqual(COUNT - 1);
+
+    const disks = new Map(bmc.inventory.map((e) => [e.name, e.disk]));
+    for (const n of list) {
+      if (n.name === BAD) continue;
+      const disk = await readDeployedDisk(disks.get(n.name) as string, image.bytes);
+      expect(disk.firstDifference, n.name).toBeNull();
+      expect(disk.configDriveLabel, n.name).toBe('config-2');
+      expect(disk.metaData, n.name).toMatchObject({ uuid: n.uuid, name: n.name, hostname: `${n.name}.rack.example` });
+      expect(n.power_state, n.name).toBe('power on');
+    }
+    const history = await apiOk<{ history: { event: string; duration: number | null }[] }>(ingot.url, 'GET', `/v1/nodes/${uuids.get('m-10')}/history?detail=true`);
+    const write = history.history.find((h) => h.event === 'deploy step deploy.write_image done');
+    expect(write?.duration).toBeGreaterThan(0);
+
+    await all([...uuids.values()], (u) => apiOk(ingot.url, 'PUT', `/v1/nodes/${u}/states/provision`, { target: 'deleted' }));
+    list = await settle((n) => STABLE.includes(n.provision_state), 180_000);
+    expect(list.filter((n) => n.provision_state !== 'available').map((n) => `${n.name}: ${n.provision_state} ${n.last_error}`)).toEqual([]);
+    for (const n of list) expect(await metadataErased(disks.get(n.name) as string), n.name).toBe(true);
+    const after = await api<NodeView>(ingot.url, 'GET', `/v1/nodes/${uuids.get('m-10')}`);
+    expect(after.body.driver_internal_info).not.toHaveProperty('agent_secret_token');
+  }, 600_000);
+});
