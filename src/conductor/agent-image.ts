@@ -7,7 +7,7 @@
  * given as JSON is rendered into a config-2 ISO here; `meta_data` gets the node's UUID, name and
  * hostname when it lacks them.
  */
-import { stat } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { JsonObject, Node } from '../domain/node.js';
 import { nodeFile, placeFile, removeImages } from '../drivers/pxe/node-files.js';
@@ -93,6 +93,7 @@ export async function agentImageFor(ctx: ConductorContext, node: Readonly<Node>,
     throw fail('DriverOperationError', `Could not prepare the image ${source} of node ${node.uuid}: ${messageOf(err)}`, { cause: err });
   }
   const served = nodeFile(env.config.http_root_dir, node, SERVED_IMAGE_LABEL);
+  await mkdir(path.dirname(served), { recursive: true });
   await placeFile(cached.path, served);
   const url = `${env.config.http_url.replace(/\/+$/, '')}/${node.uuid}/${SERVED_IMAGE_LABEL}`;
   const digest = await servedDigest(served, signal);

@@ -1,0 +1,134 @@
+/**
+ * Images the agent cannot take from their source: a qcow2 image (converted to raw by the conductor's
+ * cache with `qemu-img`) and a file:// image are served to the agent by Ingot's HTTP boot server at
+ * `<node>/instance.raw`, with the checksum of the served bytes; the deployed disk holds the raw image.
+ * Undeploy removes the served file.
+ */
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { access, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/api/app.js';
+import { testApiConfig } from '../src/api/test-support.js';
+import { createHttpBootServer, type HttpBootServer } from '../src/boot/http/index.js';
+import { startTestConductor, waitForNode, type TestConductor } from '../src/conductor/test-support.js';
+import type { Node } from '../src/domain/node.js';
+import type { NetworkBootEnvironment } from '../src/drivers/pxe/environment.js';
+import { ImageCache } from '../src/images/index.js';
+import { BootConfig } from '../src/config/boot.js';
+import { Value } from 'typebox/value';
+import { silentLogger } from '../src/shared/logger.js';
+import { AgentMachine, deployProfile } from './support/agent-machine.js';
+import { makeRawImage, readDeployedDisk } from './support/deploy-image.js';
+
+const run = promisify(execFile);
+const V = { 'content-type': 'application/json', 'x-openstack-ironic-api-version': '1.96' };
+const image = makeRawImage(12);
+
+let dir: string;
+let t: TestConductor;
+let app: FastifyInstance;
+let api: string;
+let boot: HttpBootServer;
+let httpRoot: string;
+let files: Server;
+let qcow2Sha256: string;
+let filesUrl: string;
+const machines: AgentMachine[] = [];
+
+async function call<T>(method: string, url: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${api}${url}`, { method, headers: V, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${url}: HTTP ${res.status} ${text}`);
+  return (text ? JSON.parse(text) : null) as T;
+}
+
+const settled = (n: Node) => n.reservation === null && ['available', 'active', 'deploy failed', 'clean failed', 'manageable'].includes(n.provision_state);
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'ingot-served-'));
+  await writeFile(path.join(dir, 'image.raw'), image.bytes);
+  await run('qemu-img', ['convert', '-f', 'raw', '-O', 'qcow2', path.join(dir, 'image.raw'), path.join(dir, 'image.qcow2')]).catch((err: unknown) => {
+    throw new Error(`qemu-img is needed (apt-get install qemu-utils): ${String(err)}`);
+  });
+  const qcow2 = await readFile(path.join(dir, 'image.qcow2'));
+  qcow2Sha256 = createHash('sha256').update(qcow2).digest('hex');
+  files = createServer((req, res) => {
+    if (req.url !== '/image.qcow2') {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-length': qcow2.length, 'last-modified': new Date(Date.now() - 60_000).toUTCString() });
+    res.end(req.method === 'HEAD' ? undefined : qcow2);
+  });
+  await new Promise<void>((r) => files.listen(0, '127.0.0.1', r));
+  filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
+
+  httpRoot = path.join(dir, 'httpboot');
+  await mkdir(httpRoot, { recursive: true });
+  boot = createHttpBootServer({ host: '127.0.0.1', port: 0, root: httpRoot });
+  const httpPort = (await boot.start()).port;
+  const config = { ...(Value.Default(BootConfig, {}) as BootConfig), http_root_dir: httpRoot, http_url: `http://127.0.0.1:${httpPort}` };
+  const images = await ImageCache.open({ dir: path.join(dir, 'cache'), maxBytes: 2 ** 30, ttlMs: 3_600_000, allowMd5: false, allowedFilePaths: [dir] });
+  const env: NetworkBootEnvironment = {
+    config,
+    dhcp: { updatePortOptions: async () => undefined, cleanPortOptions: async () => undefined },
+    dhcpOptions: () => [],
+    images,
+    ports: async () => [],
+    setBootDevice: async () => undefined,
+  };
+  t = await startTestConductor(
+    { enabled_hardware_types: ['manual-management'], agent_heartbeat_timeout_s: 2, sync_power_state_interval_s: 600 },
+    { drivers: { boot: env }, images: { file_url_allowed_paths: [dir] } },
+  );
+  app = buildApp({ store: t.store, conductor: t.conductor.client, config: testApiConfig(), logger: silentLogger() });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  api = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+}, 30_000);
+
+afterAll(async () => {
+  await Promise.allSettled(machines.map((m) => m.close()));
+  await app?.close();
+  await t?.close();
+  await boot?.close();
+  await new Promise<void>((r) => (files ? files.close(() => r()) : r()));
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('images served by Ingot', () => {
+  it.each([
+    ['a qcow2 image over HTTP, converted to raw', () => ({ image_source: `${filesUrl}/image.qcow2`, image_disk_format: 'qcow2', image_os_hash_algo: 'sha256', image_os_hash_value: qcow2Sha256 }), 1],
+    ['a file:// raw image', () => ({ image_source: `file://${dir}/image.raw`, image_os_hash_algo: 'sha256', image_os_hash_value: image.sha256 }), 2],
+  ])('deploys %s', async (_what, instance, i) => {
+    const p = deployProfile(40 + i);
+    const node = await call<{ uuid: string }>('POST', '/v1/nodes', {
+      name: `served-${i}`, driver: 'manual-management', boot_interface: 'fake', deploy_interface: 'direct', power_interface: 'fake', management_interface: 'fake',
+      automated_clean: false, instance_info: instance(),
+    });
+    await call('POST', '/v1/ports', { node_uuid: node.uuid, address: p.nics[0]?.mac, pxe_enabled: true });
+    const machine = new AgentMachine(node.uuid, p, path.join(dir, `disk-${i}.img`), api, (u) => t.store.nodes.get(u));
+    machines.push(machine);
+    await call('PUT', `/v1/nodes/${node.uuid}/states/provision`, { target: 'manage' });
+    await waitForNode(t.store, node.uuid, settled);
+    await call('PUT', `/v1/nodes/${node.uuid}/states/provision`, { target: 'provide' });
+    await waitForNode(t.store, node.uuid, settled);
+    await call('PUT', `/v1/nodes/${node.uuid}/states/provision`, { target: 'active' });
+    const done = await waitForNode(t.store, node.uuid, settled, 30_000);
+    expect(done.provision_state, done.last_error ?? '').toBe('active');
+    expect((await readDeployedDisk(machine.disk, image.bytes)).firstDifference).toBeNull();
+    const history = await call<{ history: { event: string }[] }>('GET', `/v1/nodes/${node.uuid}/history`);
+    expect(history.history.map((h) => h.event)).toContain(`image http://127.0.0.1:${new URL(String((t.conductor.context.boot as NetworkBootEnvironment).config.http_url)).port}/${node.uuid}/instance.raw handed to the agent (served by Ingot)`);
+    const served = path.join(httpRoot, node.uuid, 'instance.raw');
+    await access(served);
+    await call('PUT', `/v1/nodes/${node.uuid}/states/provision`, { target: 'deleted' });
+    expect((await waitForNode(t.store, node.uuid, settled)).provision_state).toBe('available');
+    await expect(access(served)).rejects.toThrow();
+  }, 60_000);
+});
