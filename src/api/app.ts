@@ -69,6 +69,7 @@ export function buildApp(deps: ApiDeps): FastifyInstance {
   app.setErrorHandler((err, req, reply) => {
     const e = toApiError(err, req.routeOptions.bodyLimit ?? deps.config.max_body_bytes);
     if (e.internal) deps.logger.error({ err, method: req.method, url: req.url }, 'request failed');
+    else if (e.status === 503) deps.logger.warn({ code: e.code, method: req.method, url: req.url }, `request refused for now: ${e.message}`);
     if (e.code) void reply.header('x-ingot-error-code', e.code);
     void reply
       .code(e.status)

@@ -29,7 +29,8 @@ interface FastifyLikeError {
 
 /** Maps anything thrown while answering a request to the status and message the client sees. */
 export function toApiError(err: unknown, maxBodyBytes: number): ApiError {
-  if (err instanceof IngotError) return { status: err.status, message: err.message, internal: err.status >= 500, code: err.code };
+  // 503 (no free worker, no conductor) is back-pressure the client retries, not a fault of Ingot.
+  if (err instanceof IngotError) return { status: err.status, message: err.message, internal: err.status >= 500 && err.status !== 503, code: err.code };
   const e = (err ?? {}) as FastifyLikeError;
   switch (e.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':

@@ -54,7 +54,7 @@ async function demoCommand(opts: ServeFlags): Promise<void> {
   const { demoConfig, demoError, formatReport, startDemo } = await import('./demo.js');
   const chosen = opts.dataDir ?? process.env.INGOT_DATABASE_DATA_DIR;
   const dataDir = chosen ?? (await mkdtemp(path.join(tmpdir(), 'ingot-demo-')));
-  const config = demoConfig(loadConfig({ file: opts.config, env: process.env, flags: flagValues({ ...opts, dataDir, logLevel: opts.logLevel ?? 'warn' }) }));
+  const config = demoConfig(loadConfig({ file: opts.config, env: process.env, flags: flagValues({ ...opts, dataDir, logLevel: opts.logLevel ?? 'warn' }) }), count);
   const logger = createLogger(config.log.level);
   const out = (line: string) => process.stdout.write(`${line}\n`);
   const server = await startServer(config, logger);

@@ -32,6 +32,8 @@ export interface DemoOptions {
   count: number;
   /** Also inspect and deploy. */
   run: boolean;
+  /** With `run`: inspect before deploying (default true). */
+  inspect?: boolean;
   /** Size of the demo image in MiB (default 16). */
   imageMib?: number;
   /** Where the machines' disk files go. */
@@ -64,13 +66,13 @@ export interface Demo {
 }
 
 /** The config changes the demo needs: loopback API and HTTP boot server, network boot over HTTP, quick heartbeats. */
-export function demoConfig(config: IngotConfig): IngotConfig {
+export function demoConfig(config: IngotConfig, machines = 0): IngotConfig {
   const loopback = (host: string) => (['0.0.0.0', '::'].includes(host) ? '127.0.0.1' : host);
   return {
     ...config,
     api: { ...config.api, host: loopback(config.api.host) },
     boot: { ...config.boot, http_enabled: true, http_host: loopback(config.boot.http_host), http_port: config.boot.http_port === 8088 ? 0 : config.boot.http_port, tftp_server: config.boot.tftp_server || '127.0.0.1' },
-    conductor: { ...config.conductor, agent_heartbeat_timeout_s: Math.min(config.conductor.agent_heartbeat_timeout_s, 10), workers: Math.max(config.conductor.workers, 100) },
+    conductor: { ...config.conductor, agent_heartbeat_timeout_s: Math.min(config.conductor.agent_heartbeat_timeout_s, 10), workers: Math.max(config.conductor.workers, machines + 20) },
   };
 }
 
@@ -198,7 +200,7 @@ export async function startDemo(server: DemoServer, opts: DemoOptions): Promise<
       }
     };
     await phase('manage', 'manage', 'manageable');
-    if (opts.run) await phase('inspect', 'inspect', 'manageable');
+    if (opts.run && opts.inspect !== false) await phase('inspect', 'inspect', 'manageable');
     await phase('provide', 'provide', 'available');
     if (opts.run) {
       await each(uuids, 16, async (uuid) => {
