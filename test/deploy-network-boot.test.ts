@@ -1,8 +1,10 @@
 /**
- * Images the agent cannot take from their source: a qcow2 image (converted to raw by the conductor's
- * cache with `qemu-img`) and a file:// image are served to the agent by Ingot's HTTP boot server at
- * `<node>/instance.raw`, with the checksum of the served bytes; the deployed disk holds the raw image.
- * Undeploy removes the served file.
+ * Deployments that use the conductor's network boot environment (image cache and HTTP boot server):
+ * - images the agent cannot take from their source — a qcow2 image (converted to raw by the cache with
+ *   `qemu-img`) and a file:// image — are served to the agent at `<node>/instance.raw` with the checksum
+ *   of the served bytes; the deployed disk holds the raw image; undeploy removes the served file;
+ * - the `ramdisk` deploy interface boots the instance's kernel and ramdisk over iPXE (the per-MAC script
+ *   and the files under the HTTP root) and writes nothing; undeploy removes the script.
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -60,12 +62,13 @@ beforeAll(async () => {
   const qcow2 = await readFile(path.join(dir, 'image.qcow2'));
   qcow2Sha256 = createHash('sha256').update(qcow2).digest('hex');
   files = createServer((req, res) => {
-    if (req.url !== '/image.qcow2') {
+    const body = req.url === '/image.qcow2' ? qcow2 : ['/vmlinuz', '/initrd', '/deploy.kernel', '/deploy.initramfs'].includes(req.url ?? '') ? Buffer.from(`file ${req.url}\n`) : null;
+    if (!body) {
       res.writeHead(404).end();
       return;
     }
-    res.writeHead(200, { 'content-length': qcow2.length, 'last-modified': new Date(Date.now() - 60_000).toUTCString() });
-    res.end(req.method === 'HEAD' ? undefined : qcow2);
+    res.writeHead(200, { 'content-length': body.length, 'last-modified': new Date(Date.now() - 60_000).toUTCString() });
+    res.end(req.method === 'HEAD' ? undefined : body);
   });
   await new Promise<void>((r) => files.listen(0, '127.0.0.1', r));
   filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
@@ -74,14 +77,14 @@ beforeAll(async () => {
   await mkdir(httpRoot, { recursive: true });
   boot = createHttpBootServer({ host: '127.0.0.1', port: 0, root: httpRoot });
   const httpPort = (await boot.start()).port;
-  const config = { ...(Value.Default(BootConfig, {}) as BootConfig), http_root_dir: httpRoot, http_url: `http://127.0.0.1:${httpPort}` };
+  const config = { ...(Value.Default(BootConfig, {}) as BootConfig), http_root_dir: httpRoot, http_url: `http://127.0.0.1:${httpPort}`, tftp_server: '127.0.0.1', api_url: 'http://127.0.0.1:6385' };
   const images = await ImageCache.open({ dir: path.join(dir, 'cache'), maxBytes: 2 ** 30, ttlMs: 3_600_000, allowMd5: false, allowedFilePaths: [dir] });
   const env: NetworkBootEnvironment = {
     config,
     dhcp: { updatePortOptions: async () => undefined, cleanPortOptions: async () => undefined },
     dhcpOptions: () => [],
     images,
-    ports: async () => [],
+    ports: (node) => t.store.ports.list({ node_id: node.id }, { limit: 100 }),
     setBootDevice: async () => undefined,
   };
   t = await startTestConductor(
@@ -130,5 +133,34 @@ describe('images served by Ingot', () => {
     await call('PUT', `/v1/nodes/${node.uuid}/states/provision`, { target: 'deleted' });
     expect((await waitForNode(t.store, node.uuid, settled)).provision_state).toBe('available');
     await expect(access(served)).rejects.toThrow();
+  }, 60_000);
+});
+
+describe('ramdisk deploy', () => {
+  it('boots the instance kernel and ramdisk over iPXE and writes nothing', async () => {
+    const p = deployProfile(50);
+    const mac = p.nics[0]?.mac as string;
+    const node = await call<{ uuid: string }>('POST', '/v1/nodes', {
+      name: 'ramdisk-1', driver: 'manual-management', boot_interface: 'ipxe', deploy_interface: 'ramdisk', power_interface: 'fake', management_interface: 'fake',
+      automated_clean: false, driver_info: { deploy_kernel: `${filesUrl}/deploy.kernel`, deploy_ramdisk: `${filesUrl}/deploy.initramfs` },
+      instance_info: { kernel: `${filesUrl}/vmlinuz`, ramdisk: `${filesUrl}/initrd`, ramdisk_kernel_arguments: 'console=ttyS0 ingot.role=appliance' },
+    });
+    await call('POST', '/v1/ports', { node_uuid: node.uuid, address: mac, pxe_enabled: true });
+    await call('PUT', `/v1/nodes/${node.uuid}/states/provision`, { target: 'manage' });
+    await waitForNode(t.store, node.uuid, settled);
+    await call('PUT', `/v1/nodes/${node.uuid}/states/provision`, { target: 'provide' });
+    await waitForNode(t.store, node.uuid, settled);
+    await call('PUT', `/v1/nodes/${node.uuid}/states/provision`, { target: 'active' });
+    const done = await waitForNode(t.store, node.uuid, settled, 30_000);
+    expect(done.provision_state, done.last_error ?? '').toBe('active');
+    const script = await readFile(path.join(httpRoot, 'pxelinux.cfg', mac.replace(/:/g, '-')), 'utf8');
+    const base = (t.conductor.context.boot as NetworkBootEnvironment).config.http_url;
+    expect(script).toContain(`kernel ${base}/${node.uuid}/kernel `);
+    expect(script).toContain('console=ttyS0 ingot.role=appliance');
+    expect(script).toContain(`initrd ${base}/${node.uuid}/ramdisk`);
+    expect(await readFile(path.join(httpRoot, node.uuid, 'kernel'), 'utf8')).toBe('file /vmlinuz\n');
+    await call('PUT', `/v1/nodes/${node.uuid}/states/provision`, { target: 'deleted' });
+    expect((await waitForNode(t.store, node.uuid, settled)).provision_state).toBe('available');
+    await expect(access(path.join(httpRoot, 'pxelinux.cfg', mac.replace(/:/g, '-')))).rejects.toThrow();
   }, 60_000);
 });
