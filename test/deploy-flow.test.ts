@@ -19,9 +19,9 @@ import { startTestConductor, waitForNode, type TestConductor } from '../src/cond
 import type { Node } from '../src/domain/node.js';
 import { silentLogger } from '../src/shared/logger.js';
 import { AgentMachine, deployProfile } from './support/agent-machine.js';
+import { apiOk } from './support/http.js';
 import { makeRawImage, metadataErased, readDeployedDisk } from './support/deploy-image.js';
 
-const V = { 'content-type': 'application/json', 'x-openstack-ironic-api-version': '1.96' };
 const image = makeRawImage(24);
 
 let t: TestConductor;
@@ -32,12 +32,7 @@ let imageUrl: string;
 let dir: string;
 const machines: AgentMachine[] = [];
 
-async function call<T>(method: string, url: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${api}${url}`, { method, headers: V, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${url}: HTTP ${res.status} ${text}`);
-  return (text ? JSON.parse(text) : null) as T;
-}
+const call = <T = unknown>(method: string, url: string, body?: unknown) => apiOk<T>(api, method, url, body);
 
 const settled = (n: Node) => n.reservation === null && ['available', 'active', 'deploy failed', 'clean failed', 'manageable'].includes(n.provision_state);
 
@@ -69,6 +64,18 @@ beforeAll(async () => {
     if (req.url === '/image.raw') {
       res.writeHead(200, { 'content-length': image.bytes.length });
       res.end(image.bytes);
+    } else if (req.url === '/slow.raw') {
+      // 64 KiB every 10 ms: a write that takes seconds, for an agent to die in the middle of.
+      res.writeHead(200, { 'content-length': image.bytes.length });
+      let at = 0;
+      const timer = setInterval(() => {
+        res.write(image.bytes.subarray(at, (at += 65536)));
+        if (at >= image.bytes.length) {
+          clearInterval(timer);
+          res.end();
+        }
+      }, 10);
+      res.on('close', () => clearInterval(timer));
     } else if (req.url === '/huge.raw') {
       // Announces more than the 8 GiB disk holds; the agent must refuse before writing.
       res.writeHead(200, { 'content-length': 9 * 2 ** 30 });
@@ -157,8 +164,8 @@ describe('direct deploy through the agent', () => {
   it('fails a deploy whose agent stops heartbeating once the callback timeout passes', async () => {
     const { uuid, machine } = await enroll(3);
     machine.stall = true;
-    const node = await deploy(uuid, { image_source: `${imageUrl}/image.raw`, image_os_hash_algo: 'sha256', image_os_hash_value: image.sha256 });
+    const node = await deploy(uuid, { image_source: `${imageUrl}/slow.raw`, image_os_hash_algo: 'sha256', image_os_hash_value: image.sha256 });
     expect(node.provision_state).toBe('deploy failed');
-    expect(node.last_error).toMatch(/agent stopped heartbeating/);
+    expect(node.last_error).toMatch(/agent stopped heartbeating during deploy\.write_image \(last heartbeat .*\)/);
   }, 60_000);
 });

@@ -27,10 +27,10 @@ import { BootConfig } from '../src/config/boot.js';
 import { Value } from 'typebox/value';
 import { silentLogger } from '../src/shared/logger.js';
 import { AgentMachine, deployProfile } from './support/agent-machine.js';
+import { apiOk } from './support/http.js';
 import { makeRawImage, readDeployedDisk } from './support/deploy-image.js';
 
 const run = promisify(execFile);
-const V = { 'content-type': 'application/json', 'x-openstack-ironic-api-version': '1.96' };
 const image = makeRawImage(12);
 
 let dir: string;
@@ -44,12 +44,7 @@ let qcow2Sha256: string;
 let filesUrl: string;
 const machines: AgentMachine[] = [];
 
-async function call<T>(method: string, url: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${api}${url}`, { method, headers: V, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${url}: HTTP ${res.status} ${text}`);
-  return (text ? JSON.parse(text) : null) as T;
-}
+const call = <T = unknown>(method: string, url: string, body?: unknown) => apiOk<T>(api, method, url, body);
 
 const settled = (n: Node) => n.reservation === null && ['available', 'active', 'deploy failed', 'clean failed', 'manageable'].includes(n.provision_state);
 

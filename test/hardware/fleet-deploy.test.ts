@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { driverInfoFor } from '../../src/bmc/inventory.js';
 import { baremetalOk, requireClients } from '../compat/peer.js';
 import { startBmc, type RunningBmc } from '../support/bmc.js';
+import { all, settle } from '../support/fleet.js';
 import { makeRawImage, metadataErased, readDeployedDisk } from '../support/deploy-image.js';
 import { api, apiOk } from '../support/http.js';
 import { freePort, startServer, type RunningServer } from '../support/server.js';
@@ -78,29 +79,6 @@ afterAll(async () => {
   await new Promise<void>((r) => (files ? files.close(() => r()) : r()));
 });
 
-async function all<T>(items: readonly T[], fn: (item: T) => Promise<unknown>, width = 10): Promise<void> {
-  let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < items.length) await fn(items[next++] as T);
-  }));
-}
-
-async function nodes(): Promise<NodeView[]> {
-  return (await apiOk<{ nodes: NodeView[] }>(ingot.url, 'GET', '/v1/nodes/detail?limit=1000')).nodes;
-}
-
-async function settle(done: (n: NodeView) => boolean, timeoutMs: number): Promise<NodeView[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const list = await nodes();
-    if (list.every((n) => n.reservation === null && done(n))) return list;
-    if (Date.now() > deadline) {
-      const stuck = list.filter((n) => !(n.reservation === null && done(n))).map((n) => `${n.name}: ${n.provision_state} ${n.last_error ?? ''}`);
-      throw new Error(`${stuck.length} node(s) did not settle in ${timeoutMs} ms:\n${stuck.slice(0, 10).join('\n')}`);
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-}
 
 const STABLE = ['available', 'active', 'manageable', 'deploy failed', 'clean failed'];
 
@@ -119,16 +97,16 @@ describe('deployment of an emulated fleet through the public API', () => {
       await apiOk(ingot.url, 'POST', '/v1/ports', { node_uuid: node.uuid, address: e.macs[0], pxe_enabled: true });
       await apiOk(ingot.url, 'PUT', `/v1/nodes/${node.uuid}/states/provision`, { target: 'manage' });
     });
-    await settle((n) => n.provision_state === 'manageable', 60_000);
+    await settle<NodeView>(ingot.url, (n) => n.provision_state === 'manageable', 60_000);
 
     await all([...uuids.values()], (u) => apiOk(ingot.url, 'PUT', `/v1/nodes/${u}/states/provision`, { target: 'provide' }));
-    let list = await settle((n) => STABLE.includes(n.provision_state), 180_000);
+    let list = await settle<NodeView>(ingot.url, (n) => STABLE.includes(n.provision_state), 180_000);
     expect(list.filter((n) => n.provision_state !== 'available').map((n) => `${n.name}: ${n.last_error}`)).toEqual([]);
 
     const configdrive = (name: string) => ({ meta_data: { hostname: `${name}.rack.example`, public_keys: { ops: 'ssh-ed25519 AAAAC3 ops@example' } }, user_data: '#cloud-config\nruncmd: [echo ingot]\n' });
     await all([...uuids].filter(([name]) => name !== CLI), ([name, u]) => apiOk(ingot.url, 'PUT', `/v1/nodes/${u}/states/provision`, { target: 'active', configdrive: configdrive(name) }));
     await baremetalOk(ingot.url, ['node', 'deploy', CLI, '--config-drive', JSON.stringify(configdrive(CLI)), '--wait', '240']);
-    list = await settle((n) => STABLE.includes(n.provision_state), 240_000);
+    list = await settle<NodeView>(ingot.url, (n) => STABLE.includes(n.provision_state), 240_000);
 
     const bad = list.find((n) => n.name === BAD) as NodeView;
     expect(bad.provision_state).toBe('deploy failed');
@@ -152,7 +130,7 @@ describe('deployment of an emulated fleet through the public API', () => {
     expect(write?.duration).toBeGreaterThan(0);
 
     await all([...uuids.values()], (u) => apiOk(ingot.url, 'PUT', `/v1/nodes/${u}/states/provision`, { target: 'deleted' }));
-    list = await settle((n) => STABLE.includes(n.provision_state), 180_000);
+    list = await settle<NodeView>(ingot.url, (n) => STABLE.includes(n.provision_state), 180_000);
     expect(list.filter((n) => n.provision_state !== 'available').map((n) => `${n.name}: ${n.provision_state} ${n.last_error}`)).toEqual([]);
     for (const n of list) expect(await metadataErased(disks.get(n.name) as string), n.name).toBe(true);
     const after = await api<NodeView>(ingot.url, 'GET', `/v1/nodes/${uuids.get('m-10')}`);

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { driverInfoFor } from '../../src/bmc/inventory.js';
 import { simulatedProfile } from '../../src/bmc/profiles.js';
 import { startBmc, type RunningBmc } from '../support/bmc.js';
+import { all, settle } from '../support/fleet.js';
 import { api, apiOk } from '../support/http.js';
 import { freePort, startServer, type RunningServer } from '../support/server.js';
 
@@ -52,29 +53,6 @@ afterAll(async () => {
   await ingot?.dispose();
 });
 
-async function all<T>(items: readonly T[], fn: (item: T) => Promise<unknown>, width = 10): Promise<void> {
-  let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < items.length) await fn(items[next++] as T);
-  }));
-}
-
-async function nodes(): Promise<NodeView[]> {
-  return (await apiOk<{ nodes: NodeView[] }>(ingot.url, 'GET', '/v1/nodes/detail?limit=1000')).nodes;
-}
-
-async function settle(done: (n: NodeView) => boolean, timeoutMs: number): Promise<NodeView[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const list = await nodes();
-    if (list.every((n) => n.reservation === null && done(n))) return list;
-    if (Date.now() > deadline) {
-      const stuck = list.filter((n) => !(n.reservation === null && done(n))).map((n) => `${n.name}: ${n.provision_state} ${n.last_error ?? ''}`);
-      throw new Error(`${stuck.length} node(s) did not settle in ${timeoutMs} ms:\n${stuck.slice(0, 10).join('\n')}`);
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 describe('inspection of an emulated fleet through the public API', () => {
   it('enrolls, manages and inspects 50 machines at once; failures say why', async () => {
@@ -85,7 +63,7 @@ describe('inspection of an emulated fleet through the public API', () => {
       await apiOk(ingot.url, 'POST', '/v1/ports', { node_uuid: node.uuid, address: e.macs[0], pxe_enabled: true });
       await apiOk(ingot.url, 'PUT', `/v1/nodes/${node.uuid}/states/provision`, { target: 'manage' });
     });
-    await settle((n) => n.provision_state === 'manageable', 60_000);
+    await settle<NodeView>(ingot.url, (n) => n.provision_state === 'manageable', 60_000);
 
     // Ironic-format rules (API 1.96): priority order, a negated condition, a value looked up in a list.
     await apiOk(ingot.url, 'POST', '/v1/inspection_rules', {
@@ -115,7 +93,7 @@ describe('inspection of an emulated fleet through the public API', () => {
       const r = await api(ingot.url, 'PUT', `/v1/nodes/${e.name}/states/provision`, { target: 'inspect' });
       expect(r.status).toBe(202);
     });
-    const done = await settle((n) => n.provision_state === 'manageable' || n.provision_state === 'inspect failed', 90_000);
+    const done = await settle<NodeView>(ingot.url, (n) => n.provision_state === 'manageable' || n.provision_state === 'inspect failed', 90_000);
     const seconds = (Date.now() - started) / 1000;
     process.stdout.write(`fleet inspection: ${COUNT} machines inspected in ${seconds.toFixed(1)} s\n`);
 

@@ -29,7 +29,7 @@ export function deployProfile(i: number): HardwareProfile {
 
 export class AgentMachine {
   agent: DeployAgent | null = null;
-  /** The agent dies right after its first heartbeat (no more heartbeats, no answers). */
+  /** The agent dies once it has accepted a command (mid-write): no more heartbeats, no answers. */
   stall = false;
   private starting = false;
   private readonly timer: NodeJS.Timeout;
@@ -51,25 +51,18 @@ export class AgentMachine {
     const token = node.driver_internal_info.agent_secret_token;
     const waiting = ['clean wait', 'wait call-back'].includes(node.provision_state) && (token === undefined || token === null);
     const serving = ['clean wait', 'wait call-back', 'cleaning', 'deploying'].includes(node.provision_state);
+    const command = node.driver_internal_info.agent_command as { command?: unknown } | undefined;
+    const stalls = this.stall && typeof command?.command === 'string';
     // No token while waiting: the node booted a new ramdisk, so an agent still running is the old one.
-    if (this.agent && (!serving || waiting)) {
+    if (this.agent && (!serving || waiting || stalls)) {
       const old = this.agent;
       this.agent = null;
       await old.stop();
     }
-    if (this.agent || !waiting) return;
+    if (this.agent || !waiting || stalls) return;
     this.starting = true;
     try {
-      const agent = await startSimulatedDeployAgent({ profile: this.profile, apiUrl: this.apiUrl, disks: { '/dev/sda': this.disk }, heartbeatMinIntervalMs: 200, lookupTimeoutMs: 20_000 });
-      this.agent = agent;
-      if (this.stall) {
-        const watch = setInterval(() => {
-          if (agent.heartbeats() > 0) {
-            clearInterval(watch);
-            void agent.stop();
-          }
-        }, 20);
-      }
+      this.agent = await startSimulatedDeployAgent({ profile: this.profile, apiUrl: this.apiUrl, disks: { '/dev/sda': this.disk }, heartbeatMinIntervalMs: 200, lookupTimeoutMs: 20_000 });
     } finally {
       this.starting = false;
     }

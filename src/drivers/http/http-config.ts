@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { BootConfig } from '../../config/boot.js';
 import { fail } from '../../shared/errors.js';
 import { macColons, macHyphens } from '../pxe/boot-info.js';
-import { kernelCommandLine, type BootEntry } from '../pxe/pxe-config.js';
+import { renderGrubMenu, type BootEntry } from '../pxe/pxe-config.js';
 
 /** The HTTP root as GRUB names it. */
 export interface GrubHttpRoot {
@@ -80,15 +80,5 @@ export function renderGrubMasterConfig(root: GrubHttpRoot): string {
 
 /** The per-MAC GRUB config booting `entry` (kernel and initrd named by {@link grubHttpPath}). */
 export function renderHttpGrubConfig(entry: BootEntry, mac: string, root: GrubHttpRoot): string {
-  return [
-    `set default=${entry.label}`,
-    'set timeout=5',
-    'set hidden_timeout_quiet=false',
-    '',
-    `menuentry "${entry.label}" {`,
-    `    linux ${entry.kernel} ${kernelCommandLine(entry, mac)} boot_server=${root.host}`,
-    `    initrd ${entry.initrd}`,
-    '}',
-    '',
-  ].join('\n');
+  return renderGrubMenu(entry, entry.kernel, entry.initrd, mac, root.host);
 }

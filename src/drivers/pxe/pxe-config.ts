@@ -53,15 +53,20 @@ export function renderPxelinuxConfig(entry: BootEntry, mac: string): string {
  * `boot_server` is the TFTP server, as Ironic's template passes it.
  */
 export function renderGrubConfig(entry: BootEntry, mac: string, tftpServer: string): string {
-  const server = tftpServer ? ` boot_server=${tftpServer}` : '';
+  return renderGrubMenu(entry, absolute(entry.kernel), absolute(entry.initrd), mac, tftpServer);
+}
+
+/** The GRUB menu booting `entry` with the loader's names of its kernel and initrd; `bootServer` '' leaves `boot_server` out. */
+export function renderGrubMenu(entry: BootEntry, kernel: string, initrd: string, mac: string, bootServer: string): string {
+  const server = bootServer ? ` boot_server=${bootServer}` : '';
   return [
     `set default=${entry.label}`,
     'set timeout=5',
     'set hidden_timeout_quiet=false',
     '',
     `menuentry "${entry.label}" {`,
-    `    linux ${absolute(entry.kernel)} ${kernelCommandLine(entry, mac)}${server}`,
-    `    initrd ${absolute(entry.initrd)}`,
+    `    linux ${kernel} ${kernelCommandLine(entry, mac)}${server}`,
+    `    initrd ${initrd}`,
     '}',
     '',
   ].join('\n');
