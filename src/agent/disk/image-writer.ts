@@ -4,6 +4,14 @@
  * connection errors and 5xx answers are retried (`ipa-image-download-connection-retries`, every
  * `…-retry-interval`), 4xx answers move on to the next URL.
  *
+ * Receiving, hashing and writing overlap: the body is read into one reused buffer
+ * (`image-download.ts`), hashed on the event loop and copied into four 2 MiB write buffers, written one
+ * at a time on the thread pool while the next ones fill (`write-pipeline.ts`). When all four are busy,
+ * reading stops (TCP back-pressure), so an image write holds ~9 MiB whatever the image size (a
+ * simulated fleet runs many in one process). After every 64 MiB written a background sync starts (one
+ * at a time), so the disk writes back while the download goes on and the final sync has little left to
+ * do. Measurements behind these choices: docs/bench.md, "The agent's image write".
+ *
  * - An image whose `Content-Length` exceeds the disk is refused before anything is written; one that
  *   turns out larger while streaming fails as soon as it passes the disk's end.
  * - On a disk file (a simulated machine) the file is blanked first and all-zero 64 KiB blocks are
@@ -16,14 +24,18 @@ import type { ImageInfo } from '../../protocol/agent/commands.js';
 import { sleep } from '../../shared/clock.js';
 import { messageOf } from '../../shared/errors.js';
 import { AgentRestError, imageChecksumError, imageDownloadError, imageWriteError } from '../api/errors.js';
-import { httpStream } from '../http-client.js';
 import { MIB, type DiskTarget } from './disk-target.js';
+import { downloadImage, type BodySink } from './image-download.js';
 import type { ExpectedChecksum } from './image-checksum.js';
+import { WritePipeline } from './write-pipeline.js';
 
-/** Granularity of zero-block skipping on disk files. */
-export const SPARSE_BLOCK = 64 * 1024;
-const ZERO_BLOCK = Buffer.alloc(SPARSE_BLOCK);
 const QCOW2_MAGIC = Buffer.from([0x51, 0x46, 0x49, 0xfb]);
+/** Bytes per disk write. */
+const WRITE_BLOCK = 2 * MIB;
+/** Write buffers: while one fills, the full ones are written, in order. */
+const WRITE_BUFFERS = 4;
+/** A background sync starts after every this many bytes written. */
+const FLUSH_EVERY = 64 * MIB;
 
 /** Options of {@link streamImage}. */
 export interface StreamImageOptions {
@@ -55,27 +67,6 @@ function authHeaders(info: ImageInfo): Record<string, string> {
   return { Authorization: `Basic ${Buffer.from(`${info.image_server_user}:${info.image_server_password ?? ''}`).toString('base64')}` };
 }
 
-/** Writes `data` at `pos`, leaving out all-zero blocks when the disk is a file. Returns the bytes skipped. */
-async function writeBlock(disk: DiskTarget, data: Buffer, pos: number): Promise<number> {
-  if (!disk.isFile) {
-    await disk.write(pos, data);
-    return 0;
-  }
-  let skipped = 0;
-  let runStart = -1;
-  for (let at = 0; at < data.length; at += SPARSE_BLOCK) {
-    const piece = data.subarray(at, at + SPARSE_BLOCK);
-    const zero = piece.equals(ZERO_BLOCK.subarray(0, piece.length));
-    if (zero) {
-      skipped += piece.length;
-      if (runStart >= 0) await disk.write(pos + runStart, data.subarray(runStart, at));
-      runStart = -1;
-    } else if (runStart < 0) runStart = at;
-  }
-  if (runStart >= 0) await disk.write(pos + runStart, data.subarray(runStart));
-  return skipped;
-}
-
 class StreamBroken extends Error {}
 
 /** Streams the image onto the disk and verifies its checksum; throws an AgentRestError when it cannot. */
@@ -85,62 +76,62 @@ export async function streamImage(opts: StreamImageOptions): Promise<StreamImage
   let written = 0;
 
   async function attempt(url: string): Promise<StreamImageResult | { status: number; text: string }> {
-    const res = await httpStream(url, { headers: authHeaders(info), timeoutMs: opts.timeoutMs, insecure: opts.insecure, signal: opts.signal });
-    if (res.statusCode !== 200) {
-      const chunks: Buffer[] = [];
-      for await (const c of res as AsyncIterable<Buffer>) if (chunks.length < 4) chunks.push(c);
-      return { status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8').slice(0, 300) };
-    }
-    const length = Number(res.headers['content-length'] ?? Number.NaN);
-    const declared = Number.isFinite(length) ? length : null;
-    if (declared !== null && declared > disk.size) {
-      res.destroy();
-      throw imageWriteError(`Image ${info.id} is ${declared} bytes (Content-Length of ${url}), larger than the disk ${disk.path} of ${disk.size} bytes; nothing was written.`);
-    }
     const hash = createHash(expected.algo);
-    const buf = Buffer.alloc(MIB);
-    let fill = 0;
-    let pos = 0;
-    let skipped = 0;
-    const flush = async () => {
-      if (fill === 0) return;
-      if (pos === 0) {
-        if (fill >= 4 && buf.subarray(0, 4).equals(QCOW2_MAGIC)) {
+    const pipeline = new WritePipeline({
+      disk,
+      skipZeroBlocks: disk.isFile,
+      blockBytes: WRITE_BLOCK,
+      buffers: WRITE_BUFFERS,
+      flushEveryBytes: FLUSH_EVERY,
+      beforeFirstWrite: async (head) => {
+        if (head.length >= 4 && head.subarray(0, 4).equals(QCOW2_MAGIC)) {
           throw imageWriteError(`Image ${info.id} from ${url} is a qcow2 image, not raw (disk_format ${info.disk_format ?? 'unset'}); this agent writes raw images only: have the conductor convert it to raw.`);
         }
         if (disk.isFile) await disk.blank();
         touched = true;
-      }
-      skipped += await writeBlock(disk, buf.subarray(0, fill), pos);
-      pos += fill;
-      written = Math.max(written, pos);
-      fill = 0;
-    };
-    try {
-      for await (const chunk of res as AsyncIterable<Buffer>) {
-        hash.update(chunk);
-        if (pos + fill + chunk.length > disk.size) {
+      },
+    });
+    const sink: BodySink = {
+      take(data) {
+        if (pipeline.position + data.length > disk.size) {
           throw imageWriteError(`Image ${info.id} from ${url} is larger than the disk ${disk.path} of ${disk.size} bytes: the download passed the end of the disk.`);
         }
-        for (let at = 0; at < chunk.length; ) {
-          const n = Math.min(chunk.length - at, MIB - fill);
-          chunk.copy(buf, fill, at, at + n);
-          fill += n;
-          at += n;
-          if (fill === MIB) await flush();
-        }
-      }
-      await flush();
+        const took = pipeline.take(data);
+        hash.update(took === data.length ? data : data.subarray(0, took));
+        return took;
+      },
+      ready: () => pipeline.ready(),
+    };
+    let answer: Awaited<ReturnType<typeof downloadImage>>;
+    try {
+      answer = await downloadImage(url, {
+        headers: authHeaders(info),
+        timeoutMs: opts.timeoutMs,
+        insecure: opts.insecure,
+        signal: opts.signal,
+        sink,
+        onHead: (declared, from) => {
+          if (declared !== null && declared > disk.size) {
+            throw imageWriteError(`Image ${info.id} is ${declared} bytes (Content-Length of ${from}), larger than the disk ${disk.path} of ${disk.size} bytes; nothing was written.`);
+          }
+        },
+      });
+      if (answer.status === 200) await pipeline.finish();
     } catch (err) {
-      res.destroy();
+      await pipeline.drain();
+      written = Math.max(written, pipeline.written);
       if (err instanceof AgentRestError) throw err;
-      throw new StreamBroken(`reading ${url} failed after ${pos + fill} bytes: ${messageOf(err)}`);
+      if (pipeline.failure?.error === err) throw imageWriteError(`Writing image ${info.id} to ${disk.path} failed: ${messageOf(err)}`);
+      throw new StreamBroken(`reading ${url} failed after ${pipeline.position} bytes: ${messageOf(err)}`);
     }
-    if (declared !== null && pos !== declared) throw new StreamBroken(`${url} ended after ${pos} of ${declared} bytes`);
+    written = Math.max(written, pipeline.written);
+    if (!('bytes' in answer)) return { status: answer.status, text: answer.text };
+    const pos = pipeline.position;
+    if (answer.declared !== null && pos !== answer.declared) throw new StreamBroken(`${answer.url} ended after ${pos} of ${answer.declared} bytes`);
     await disk.sync();
     const digest = hash.digest('hex');
     if (digest !== expected.value) throw imageChecksumError(info.id, disk.path, expected.value, digest);
-    return { url, bytes: pos, digest, skippedBytes: skipped };
+    return { url, bytes: pos, digest, skippedBytes: pipeline.skippedBytes };
   }
 
   const failures: string[] = [];
