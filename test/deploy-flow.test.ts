@@ -15,10 +15,10 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/api/app.js';
 import { testApiConfig } from '../src/api/test-support.js';
-import { startTestConductor, waitForNode, type TestConductor } from '../src/conductor/test-support.js';
+import { startTestConductor, type TestConductor } from '../src/conductor/test-support.js';
 import type { Node } from '../src/domain/node.js';
 import { silentLogger } from '../src/shared/logger.js';
-import { AgentMachine, deployProfile } from './support/agent-machine.js';
+import { AgentMachine, deployProfile, provision } from './support/agent-machine.js';
 import { apiOk } from './support/http.js';
 import { makeRawImage, metadataErased, readDeployedDisk } from './support/deploy-image.js';
 
@@ -34,7 +34,6 @@ const machines: AgentMachine[] = [];
 
 const call = <T = unknown>(method: string, url: string, body?: unknown) => apiOk<T>(api, method, url, body);
 
-const settled = (n: Node) => n.reservation === null && ['available', 'active', 'deploy failed', 'clean failed', 'manageable'].includes(n.provision_state);
 
 async function enroll(i: number): Promise<{ uuid: string; machine: AgentMachine }> {
   const p = deployProfile(i);
@@ -44,18 +43,15 @@ async function enroll(i: number): Promise<{ uuid: string; machine: AgentMachine 
   await call('POST', '/v1/ports', { node_uuid: node.uuid, address: p.nics[0]?.mac, pxe_enabled: true });
   const machine = new AgentMachine(node.uuid, p, path.join(dir, `disk-${i}.img`), api, (u) => t.store.nodes.get(u));
   machines.push(machine);
-  await call('PUT', `/v1/nodes/${node.uuid}/states/provision`, { target: 'manage' });
-  await waitForNode(t.store, node.uuid, settled, 10_000);
-  await call('PUT', `/v1/nodes/${node.uuid}/states/provision`, { target: 'provide' });
-  const n = await waitForNode(t.store, node.uuid, settled, 20_000);
+  await provision(api, t.store, node.uuid, 'manage', {}, 10_000);
+  const n = await provision(api, t.store, node.uuid, 'provide', {}, 20_000);
   expect(n.provision_state, n.last_error ?? '').toBe('available');
   return { uuid: node.uuid, machine };
 }
 
 async function deploy(uuid: string, instance: Record<string, unknown>, configdrive?: unknown): Promise<Node> {
   await call('PATCH', `/v1/nodes/${uuid}`, Object.entries(instance).map(([k, v]) => ({ op: 'add', path: `/instance_info/${k}`, value: v })));
-  await call('PUT', `/v1/nodes/${uuid}/states/provision`, { target: 'active', ...(configdrive ? { configdrive } : {}) });
-  return waitForNode(t.store, uuid, settled, 30_000);
+  return provision(api, t.store, uuid, 'active', configdrive ? { configdrive } : {});
 }
 
 beforeAll(async () => {
@@ -132,13 +128,11 @@ describe('direct deploy through the agent', () => {
     // Rebuild: the agent boots again and rewrites the disk (a blanked disk proves it wrote).
     await truncate(machine.disk, 0);
     await truncate(machine.disk, 8 * 2 ** 30);
-    await call('PUT', `/v1/nodes/${uuid}/states/provision`, { target: 'rebuild' });
-    const rebuilt = await waitForNode(t.store, uuid, settled, 30_000);
+    const rebuilt = await provision(api, t.store, uuid, 'rebuild', {}, 30_000);
     expect(rebuilt.provision_state, rebuilt.last_error ?? '').toBe('active');
     expect((await readDeployedDisk(machine.disk, image.bytes)).firstDifference).toBeNull();
 
-    await call('PUT', `/v1/nodes/${uuid}/states/provision`, { target: 'deleted' });
-    const after = await waitForNode(t.store, uuid, settled, 20_000);
+    const after = await provision(api, t.store, uuid, 'deleted', {}, 20_000);
     expect(after.provision_state, after.last_error ?? '').toBe('available');
     expect(after.instance_info).toEqual({});
     expect(await metadataErased(machine.disk)).toBe(true);

@@ -19,14 +19,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/api/app.js';
 import { testApiConfig } from '../src/api/test-support.js';
 import { createHttpBootServer, type HttpBootServer } from '../src/boot/http/index.js';
-import { startTestConductor, waitForNode, type TestConductor } from '../src/conductor/test-support.js';
-import type { Node } from '../src/domain/node.js';
+import { startTestConductor, type TestConductor } from '../src/conductor/test-support.js';
 import type { NetworkBootEnvironment } from '../src/drivers/pxe/environment.js';
 import { ImageCache } from '../src/images/index.js';
 import { BootConfig } from '../src/config/boot.js';
 import { Value } from 'typebox/value';
 import { silentLogger } from '../src/shared/logger.js';
-import { AgentMachine, deployProfile } from './support/agent-machine.js';
+import { AgentMachine, deployProfile, provision } from './support/agent-machine.js';
 import { apiOk } from './support/http.js';
 import { makeRawImage, readDeployedDisk } from './support/deploy-image.js';
 
@@ -46,7 +45,6 @@ const machines: AgentMachine[] = [];
 
 const call = <T = unknown>(method: string, url: string, body?: unknown) => apiOk<T>(api, method, url, body);
 
-const settled = (n: Node) => n.reservation === null && ['available', 'active', 'deploy failed', 'clean failed', 'manageable'].includes(n.provision_state);
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'ingot-served-'));
@@ -113,20 +111,16 @@ describe('images served by Ingot', () => {
     await call('POST', '/v1/ports', { node_uuid: node.uuid, address: p.nics[0]?.mac, pxe_enabled: true });
     const machine = new AgentMachine(node.uuid, p, path.join(dir, `disk-${i}.img`), api, (u) => t.store.nodes.get(u));
     machines.push(machine);
-    await call('PUT', `/v1/nodes/${node.uuid}/states/provision`, { target: 'manage' });
-    await waitForNode(t.store, node.uuid, settled);
-    await call('PUT', `/v1/nodes/${node.uuid}/states/provision`, { target: 'provide' });
-    await waitForNode(t.store, node.uuid, settled);
-    await call('PUT', `/v1/nodes/${node.uuid}/states/provision`, { target: 'active' });
-    const done = await waitForNode(t.store, node.uuid, settled, 30_000);
+    await provision(api, t.store, node.uuid, 'manage');
+    await provision(api, t.store, node.uuid, 'provide');
+    const done = await provision(api, t.store, node.uuid, 'active', {}, 30_000);
     expect(done.provision_state, done.last_error ?? '').toBe('active');
     expect((await readDeployedDisk(machine.disk, image.bytes)).firstDifference).toBeNull();
     const history = await call<{ history: { event: string }[] }>('GET', `/v1/nodes/${node.uuid}/history`);
     expect(history.history.map((h) => h.event)).toContain(`image http://127.0.0.1:${new URL(String((t.conductor.context.boot as NetworkBootEnvironment).config.http_url)).port}/${node.uuid}/instance.raw handed to the agent (served by Ingot)`);
     const served = path.join(httpRoot, node.uuid, 'instance.raw');
     await access(served);
-    await call('PUT', `/v1/nodes/${node.uuid}/states/provision`, { target: 'deleted' });
-    expect((await waitForNode(t.store, node.uuid, settled)).provision_state).toBe('available');
+    expect((await provision(api, t.store, node.uuid, 'deleted')).provision_state).toBe('available');
     await expect(access(served)).rejects.toThrow();
   }, 60_000);
 });
@@ -141,12 +135,9 @@ describe('ramdisk deploy', () => {
       instance_info: { kernel: `${filesUrl}/vmlinuz`, ramdisk: `${filesUrl}/initrd`, ramdisk_kernel_arguments: 'console=ttyS0 ingot.role=appliance' },
     });
     await call('POST', '/v1/ports', { node_uuid: node.uuid, address: mac, pxe_enabled: true });
-    await call('PUT', `/v1/nodes/${node.uuid}/states/provision`, { target: 'manage' });
-    await waitForNode(t.store, node.uuid, settled);
-    await call('PUT', `/v1/nodes/${node.uuid}/states/provision`, { target: 'provide' });
-    await waitForNode(t.store, node.uuid, settled);
-    await call('PUT', `/v1/nodes/${node.uuid}/states/provision`, { target: 'active' });
-    const done = await waitForNode(t.store, node.uuid, settled, 30_000);
+    await provision(api, t.store, node.uuid, 'manage');
+    await provision(api, t.store, node.uuid, 'provide');
+    const done = await provision(api, t.store, node.uuid, 'active', {}, 30_000);
     expect(done.provision_state, done.last_error ?? '').toBe('active');
     const script = await readFile(path.join(httpRoot, 'pxelinux.cfg', mac.replace(/:/g, '-')), 'utf8');
     const base = (t.conductor.context.boot as NetworkBootEnvironment).config.http_url;
@@ -154,8 +145,7 @@ describe('ramdisk deploy', () => {
     expect(script).toContain('console=ttyS0 ingot.role=appliance');
     expect(script).toContain(`initrd ${base}/${node.uuid}/ramdisk`);
     expect(await readFile(path.join(httpRoot, node.uuid, 'kernel'), 'utf8')).toBe('file /vmlinuz\n');
-    await call('PUT', `/v1/nodes/${node.uuid}/states/provision`, { target: 'deleted' });
-    expect((await waitForNode(t.store, node.uuid, settled)).provision_state).toBe('available');
+    expect((await provision(api, t.store, node.uuid, 'deleted')).provision_state).toBe('available');
     await expect(access(path.join(httpRoot, 'pxelinux.cfg', mac.replace(/:/g, '-')))).rejects.toThrow();
   }, 60_000);
 });

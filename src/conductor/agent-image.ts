@@ -31,8 +31,9 @@ export interface AgentImage {
 
 const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
 
-/** sha256 of served files, by device, inode, size and time: a master is hashed once. */
+/** sha256 of served files, by device, inode, size and time: a master is hashed once (the newest few kept). */
 const digests = new Map<string, Promise<string>>();
+const MAX_DIGESTS = 64;
 
 async function servedDigest(file: string, signal: AbortSignal): Promise<string> {
   const s = await stat(file);
@@ -42,6 +43,7 @@ async function servedDigest(file: string, signal: AbortSignal): Promise<string> 
     digest = hashFile(file, 'sha256', signal);
     digests.set(key, digest);
     digest.catch(() => digests.delete(key));
+    if (digests.size > MAX_DIGESTS) digests.delete(digests.keys().next().value as string);
   }
   return digest;
 }

@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { AgentMachine, deployProfile, type WatchedNode } from '../support/agent-machine.js';
+import { AgentMachine, deployProfile, settled, type WatchedNode } from '../support/agent-machine.js';
 import { makeRawImage, readDeployedDisk } from '../support/deploy-image.js';
 import { api, apiOk, waitNode } from '../support/http.js';
 import { startServer, type RunningServer } from '../support/server.js';
@@ -71,7 +71,6 @@ describe('conductor restart while the agent writes', () => {
     const read = async (uuid: string) => (await api<NodeView>(ingot.url, 'GET', `/v1/nodes/${uuid}`)).body;
     const machine = new AgentMachine(node.uuid, profile, path.join(dir, 'disk.img'), ingot.url, read);
     cleanups.push(() => machine.close());
-    const settled = (n: NodeView) => n.reservation === null && ['available', 'active', 'deploy failed', 'clean failed', 'manageable'].includes(n.provision_state);
 
     await apiOk(ingot.url, 'PUT', `/v1/nodes/${node.uuid}/states/provision`, { target: 'manage' });
     await waitNode<NodeView>(ingot.url, node.uuid, settled);

@@ -7,6 +7,10 @@
 import { startSimulatedDeployAgent } from '../../src/agent/simulation.js';
 import type { DeployAgent } from '../../src/agent/deploy-agent.js';
 import type { HardwareProfile } from '../../src/protocol/hardware/profile.js';
+import { waitForNode } from '../../src/conductor/test-support.js';
+import type { Store } from '../../src/db/store.js';
+import type { Node } from '../../src/domain/node.js';
+import { apiOk } from './http.js';
 
 /** The node fields the machine looks at (`GET /v1/nodes/{uuid}` or the store). */
 export interface WatchedNode {
@@ -72,4 +76,16 @@ export class AgentMachine {
     clearInterval(this.timer);
     await this.agent?.stop();
   }
+}
+
+/** Unlocked in a state no flow moves on from by itself. */
+export const settled = (n: { reservation: string | null; provision_state: string }) =>
+  n.reservation === null && ['available', 'active', 'deploy failed', 'clean failed', 'manageable', 'inspect failed'].includes(n.provision_state);
+
+/** Asks for provision `target` (with `extra` such as a config drive) and waits until the node settles. */
+export async function provision(
+  api: string, store: Store, uuid: string, target: string, extra: Record<string, unknown> = {}, timeoutMs = 30_000,
+): Promise<Node> {
+  await apiOk(api, 'PUT', `/v1/nodes/${uuid}/states/provision`, { target, ...extra });
+  return waitForNode(store, uuid, settled, timeoutMs);
 }
