@@ -20,7 +20,8 @@ const LAYERS = {
   agent: ['shared', 'protocol'],
   bmc: ['shared', 'config', 'protocol', 'agent'],
   cli: ['shared', 'protocol'],
-  main: Object.keys({ shared: 1, domain: 1, config: 1, protocol: 1, db: 1, drivers: 1, inspector: 1, images: 1, boot: 1, conductor: 1, api: 1, agent: 1, bmc: 1, cli: 1 }),
+  lab: ['shared', 'config', 'protocol', 'bmc'],
+  main: Object.keys({ shared: 1, domain: 1, config: 1, protocol: 1, db: 1, drivers: 1, inspector: 1, images: 1, boot: 1, conductor: 1, api: 1, agent: 1, bmc: 1, cli: 1, lab: 1 }),
 };
 
 const SRC = path.resolve('src');
