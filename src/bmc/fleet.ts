@@ -64,7 +64,7 @@ async function sparseDisk(file: string, bytes: number): Promise<string> {
 
 const GIB = 1024 ** 3;
 
-async function buildMachine(spec: MachineSpec, index: number, opts: FleetOptions): Promise<{ machine: Machine; disk: string }> {
+async function buildMachine(spec: MachineSpec, index: number, opts: FleetOptions): Promise<{ machine: Machine; disk: string; consoleLog?: string }> {
   const username = spec.username ?? opts.username;
   const password = spec.password ?? opts.password;
   if (spec.backend === 'simulated') {
@@ -89,7 +89,7 @@ async function buildMachine(spec: MachineSpec, index: number, opts: FleetOptions
     extraArgs: spec.extra_args ?? [],
     faults: spec.faults,
   });
-  return { machine, disk };
+  return { machine, disk, consoleLog: machine.paths.serialLog };
 }
 
 /** Starts the machines and their BMC endpoints; on any failure, stops what was started. */
@@ -97,6 +97,7 @@ export async function startFleet(opts: FleetOptions): Promise<Fleet> {
   await mkdir(opts.diskDir, { recursive: true });
   const machines: Machine[] = [];
   const disks: string[] = [];
+  const consoleLogs: (string | undefined)[] = [];
   const closers: (() => Promise<void>)[] = [];
   const close = async () => {
     for (const c of closers.splice(0).reverse()) await c().catch(() => undefined);
@@ -107,6 +108,7 @@ export async function startFleet(opts: FleetOptions): Promise<Fleet> {
       const built = await buildMachine(spec, i, opts);
       machines.push(built.machine);
       disks.push(built.disk);
+      consoleLogs.push(built.consoleLog);
     }
     const redfish = await startRedfishEmulator({ host: opts.host, port: opts.redfishPort, machines, tls: opts.tls ? 'self-signed' : false, logger: opts.logger });
     closers.push(() => redfish.close());
@@ -122,6 +124,7 @@ export async function startFleet(opts: FleetOptions): Promise<Fleet> {
       password: m.password,
       macs: m.profile.nics.map((n) => n.mac),
       disk: disks[i] as string,
+      ...(consoleLogs[i] ? { console_log: consoleLogs[i] } : {}),
     }));
     if (opts.ingotUrl || opts.bootUrl) {
       const agents = new AbortController();

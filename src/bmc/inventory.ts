@@ -16,17 +16,21 @@ export interface InventoryEntry {
   macs: string[];
   /** The file that backs the machine's (first) disk. */
   disk: string;
+  /** QEMU machines: the file their serial console is captured into (every boot appends to it). */
+  console_log?: string;
 }
 
-/** `driver_info` enrolling `entry` with the `redfish` or the `ipmi` hardware type. */
+/** `driver_info` enrolling `entry` with the `redfish` or the `ipmi` hardware type (and its console log, when captured). */
 export function driverInfoFor(entry: InventoryEntry, driver: 'redfish' | 'ipmi'): Record<string, string | number> {
+  const console: Record<string, string> = entry.console_log ? { console_log_file: entry.console_log } : {};
   if (driver === 'redfish') {
     return {
       redfish_address: entry.redfish_address,
       redfish_system_id: entry.redfish_system_id,
       redfish_username: entry.username,
       redfish_password: entry.password,
+      ...console,
     };
   }
-  return { ipmi_address: entry.ipmi_address, ipmi_port: entry.ipmi_port, ipmi_username: entry.username, ipmi_password: entry.password };
+  return { ipmi_address: entry.ipmi_address, ipmi_port: entry.ipmi_port, ipmi_username: entry.username, ipmi_password: entry.password, ...console };
 }

@@ -13,6 +13,7 @@ import type { Driver } from '../drivers/registry.js';
 import { isoTime } from '../shared/clock.js';
 import { fail, IngotError, messageOf } from '../shared/errors.js';
 import type { ConductorContext } from './context.js';
+import { keepConsoleLog } from './console-log.js';
 
 export interface ProcessOptions {
   /** `last_error` to write (null clears it); left unchanged when undefined. */
@@ -120,7 +121,9 @@ export class Task {
     await this.save();
     // ERROR for failures and aborts into a failure state; an abort back to a stable state (service failed -> active) is not one.
     const failed = event === 'fail' || (event === 'abort' && !STATES[to].stable);
-    await this.record('provisioning', `${from} -> ${to} (${event})${failed && opts.lastError ? `: ${opts.lastError}` : ''}`, failed ? 'ERROR' : 'INFO', Number.isFinite(since) ? Math.max(0, now - since) : null);
+    const consoleLog = failed ? await keepConsoleLog(this) : null;
+    const why = `${failed && opts.lastError ? `: ${opts.lastError}` : ''}${consoleLog ? ` (console log: ${consoleLog})` : ''}`;
+    await this.record('provisioning', `${from} -> ${to} (${event})${why}`, failed ? 'ERROR' : 'INFO', Number.isFinite(since) ? Math.max(0, now - since) : null);
     this.ctx.logger.info({ node: this.current.uuid, from, to, event }, `node ${this.current.uuid}: ${from} -> ${to} (${event})`);
     return to;
   }

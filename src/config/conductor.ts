@@ -57,6 +57,10 @@ export const ConductorConfig = Type.Object({
     default: '',
     description: 'Where collected agent logs are stored (`<node>_<instance>_<time>.tar.gz`); empty: `<data dir>/deploy-logs` in `ingot serve`, not stored otherwise.',
   }),
+  console_logs_dir: Type.String({
+    default: '',
+    description: 'Where the tail of a node\'s serial console log (driver_info `console_log_file`) is kept when the node fails (`<node>_<time>.log`, named in its history); empty: `<data dir>/console-logs` in `ingot serve`, not kept otherwise.',
+  }),
   graceful_shutdown_timeout_s: Type.Number({ default: 60, minimum: 0, description: 'On stop, how long running operations may finish before they are abandoned (their nodes fail).' }),
 });
 export type ConductorConfig = Static<typeof ConductorConfig>;

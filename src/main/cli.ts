@@ -8,6 +8,7 @@ import path from 'node:path';
 import { Command, Option } from 'commander';
 import { registerClientCommands } from '../cli/index.js';
 import type { BmcFlags } from './bmc.js';
+import type { LabDownFlags, LabStatusFlags, LabUpFlags, RamdiskBuildFlags, TestImageFlags } from './lab.js';
 import { createLogger } from '../shared/logger.js';
 import { loadConfig } from './load-config.js';
 import { untilSignal } from './until-signal.js';
@@ -82,6 +83,74 @@ async function demoCommand(opts: ServeFlags): Promise<void> {
   });
 }
 
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+/** Where `ingot ramdisk build`, `ingot image build-test` and `ingot lab up` keep Debian's kernel and built ramdisks. */
+const CACHE_DIR = path.join(tmpdir(), 'ingot-lab-cache');
+// Loaded on demand: `ingot serve` never evaluates the builders or the lab.
+const lab = () => import('./lab.js');
+
+/** `ingot ramdisk build`, `ingot image build-test`, `ingot lab up|status|down` (main/lab.ts). */
+function registerLabCommands(program: Command): void {
+  program
+    .command('ramdisk')
+    .description('The deploy ramdisk machines network-boot into: the Ingot agent on Debian\'s kernel')
+    .command('build')
+    .description('Build the deploy kernel and initramfs from Debian packages (kernel via apt-get download, busybox, this host\'s Node, the bundled agent); cached by inputs')
+    .option('--out-dir <dir>', 'where the kernel and initramfs are written', './ingot-ramdisk')
+    .option('--cache-dir <dir>', 'build cache (Debian\'s kernel, built ramdisks)', CACHE_DIR)
+    .option('--agent <file>', 'the bundled agent (default: dist/ingot-agent.mjs of this Ingot)')
+    .option('--kernel-package <name>', 'kernel package (default linux-image-amd64)')
+    .addOption(new Option('--compression <kind>', 'initramfs compression').choices(['gzip', 'zstd']).default('gzip'))
+    .option('--force', 'rebuild even when the inputs are cached')
+    .option('--json', 'print the result as JSON')
+    .action(async (flags: RamdiskBuildFlags) => (await lab()).ramdiskBuildCommand(flags));
+  program
+    .command('image')
+    .description('Disk images')
+    .command('build-test')
+    .description('Build a small bootable raw disk image whose OS prints a marker and the hostname of its config drive on the serial console')
+    .requiredOption('--out <file>', 'the raw image to write')
+    .option('--size-mib <n>', 'image size in MiB (default 64)')
+    .option('--cache-dir <dir>', 'build cache (Debian\'s kernel)', CACHE_DIR)
+    .option('--kernel-package <name>', 'kernel package (default linux-image-amd64)')
+    .option('--stay', 'keep the booted OS running after its report instead of powering off')
+    .option('--json', 'print the result as JSON')
+    .action(async (flags: TestImageFlags) => (await lab()).testImageCommand(flags));
+  const labCmd = program.command('lab').description('A lab of QEMU machines that network-boot from a real Ingot inside a network namespace (needs root, QEMU, dnsmasq)');
+  labCmd
+    .command('up')
+    .description('Create the lab network, start Ingot and the machines\' BMCs in it, enroll the machines; stays in the foreground (Ctrl-C takes it down)')
+    .option('--dir <dir>', 'the lab directory', './ingot-lab')
+    .option('--kernel <file>', 'deploy kernel (default: ingot ramdisk build, cached)')
+    .option('--initramfs <file>', 'deploy initramfs (with --kernel)')
+    .option('--machines <n>', 'number of QEMU machines (1-99, default 2)')
+    .option('--redfish-share <fraction>', 'share of machines enrolled with redfish, the rest ipmi (default 0.5)')
+    .option('--memory-mib <n>', 'memory per machine (default 768)')
+    .option('--disk-gib <n>', 'disk per machine, sparse (default 4: the agent installs on disks of 4 GiB and more)')
+    .option('--namespace <name>', 'network namespace, ingot-lab… (default ingot-lab)')
+    .option('--manage', 'take the nodes to manageable through their BMCs')
+    .option('--no-test-image', 'do not build the test image into <dir>/images/test.img')
+    .option('--cache-dir <dir>', 'build cache (Debian\'s kernel, built ramdisks)', CACHE_DIR)
+    .option('--agent <file>', 'the bundled agent for the ramdisk (default: dist/ingot-agent.mjs of this Ingot)')
+    .addOption(new Option('--log-level <level>', 'log level of the lab\'s ingot serve and ingot bmc').choices(LOG_LEVELS).default('info'))
+    .option('--detach', 'leave the lab running and exit (ingot lab down removes it)')
+    .action(async (flags: LabUpFlags) => (await lab()).labUpCommand(flags));
+  labCmd
+    .command('status')
+    .description('Show the lab\'s processes, network and nodes')
+    .option('--dir <dir>', 'the lab directory', './ingot-lab')
+    .option('--json', 'print the status as JSON')
+    .action(async (flags: LabStatusFlags) => (await lab()).labStatusCommand(flags));
+  labCmd
+    .command('down')
+    .description('Stop every process of the lab and remove its namespace, interfaces and files (also after a crash)')
+    .option('--dir <dir>', 'the lab directory', './ingot-lab')
+    .option('--force', 'also remove a lab namespace no lab.json names, with the processes in it')
+    .option('--namespace <name>', 'the namespace when lab.json is missing (default ingot-lab)')
+    .option('--grace-s <seconds>', 'how long processes get after SIGTERM (default 15)')
+    .action(async (flags: LabDownFlags) => (await lab()).labDownCommand(flags));
+}
+
 /** Builds the program; exported for tests. */
 export function buildProgram(): Command {
   const program = new Command('ingot')
@@ -129,6 +198,7 @@ export function buildProgram(): Command {
       const { runAgentCommand } = await import('./agent.js');
       process.exitCode = await runAgentCommand(cmd.args);
     });
+  registerLabCommands(program);
   registerClientCommands(program);
   return program;
 }

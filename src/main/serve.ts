@@ -43,7 +43,11 @@ export async function startServer(config: IngotConfig, logger: Logger): Promise<
   }
   const conductor = createConductor({
     store,
-    config: { ...config.conductor, deploy_logs_dir: config.conductor.deploy_logs_dir || path.join(config.database.data_dir, 'deploy-logs') },
+    config: {
+      ...config.conductor,
+      deploy_logs_dir: config.conductor.deploy_logs_dir || path.join(config.database.data_dir, 'deploy-logs'),
+      console_logs_dir: config.conductor.console_logs_dir || path.join(config.database.data_dir, 'console-logs'),
+    },
     logger, inspector: config.inspector, builtInRules, images: config.images,
     drivers: { redfish: config.redfish, ipmi: config.ipmi, boot: boot.environment },
   });

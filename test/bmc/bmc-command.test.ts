@@ -55,12 +55,14 @@ describe('ingot bmc', () => {
 
     const vm = bmc.machine('vm-0');
     expect(vm.macs).toEqual(['52:54:00:aa:00:01']);
+    expect(sim.console_log).toBeUndefined();
     expect(await redfish(vm)).toMatchObject({ PowerState: 'Off', MemorySummary: { TotalSystemMemoryGiB: 0.25 } });
     await redfish(vm, 'POST', { ResetType: 'On' });
     expect(await redfish(vm)).toMatchObject({ PowerState: 'On' });
     expect(await ipmitool(vm, 'power', 'status')).toMatch(/Chassis Power is on/);
     // The VM really runs: its firmware writes to the serial log next to its disk.
     const serial = path.join(path.dirname(vm.disk), 'vm-0', 'serial.log');
+    expect(vm.console_log).toBe(serial);
     const deadline = Date.now() + 20_000;
     while (!/SeaBIOS/.test(existsSync(serial) ? await readFile(serial, 'utf8') : '') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
     expect(await readFile(serial, 'utf8')).toMatch(/SeaBIOS/);

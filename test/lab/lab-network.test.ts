@@ -143,13 +143,13 @@ describe('ingot lab', () => {
     // Both machines enrolled as asked, with their ports.
     expect(state.nodes.map((n) => [n.name, n.driver, n.macs])).toEqual([['lab-1', 'redfish', ['52:54:00:77:00:01']], ['lab-2', 'ipmi', ['52:54:00:77:00:02']]]);
     for (const n of state.nodes) {
-      const node = await call<Record<string, unknown> & { driver_info: Record<string, unknown>; extra: Record<string, unknown> }>('GET', `/v1/nodes/${n.uuid}`);
+      const node = await call<Record<string, unknown> & { driver_info: Record<string, unknown> }>('GET', `/v1/nodes/${n.uuid}`);
       expect(node).toMatchObject({ name: n.name, driver: n.driver, provision_state: 'enroll', boot_interface: 'ipxe', inspect_interface: 'agent' });
       expect(node.driver_info).toMatchObject({
         deploy_kernel: `file://${state.files.kernel}`, deploy_ramdisk: `file://${state.files.initramfs}`, kernel_append_params: 'console=ttyS0 no_timer_check',
       });
       expect(node.driver_info[n.driver === 'redfish' ? 'redfish_address' : 'ipmi_address']).toMatch(/10\.77\.0\.1/);
-      expect(node.extra).toEqual({ console_log: path.join(state.files.vm_dir, n.name, 'serial.log') });
+      expect(node.driver_info.console_log_file).toBe(path.join(state.files.vm_dir, n.name, 'serial.log'));
       const ports = await call<{ ports: { address: string; pxe_enabled: boolean }[] }>('GET', `/v1/ports?node=${n.uuid}&detail=true`);
       expect(ports.ports.map((p) => [p.address, p.pxe_enabled])).toEqual([[n.macs[0], true]]);
     }

@@ -90,8 +90,6 @@ describe('deploy ramdisk', () => {
     expect(c.cached).toBe(true);
     expect(c.inputsHash).toBe(a.inputsHash);
     expect(await sha256(c.initramfs)).toBe(initramfsA);
-    // No build: apt's package lists (~1.5 s on hosts without apt's binary cache), hashing and a copy.
-    expect(c.durationMs).toBeLessThan(10_000);
     log(`ramdisk: initramfs ${b.sizeBytes} bytes (${b.rawBytes} unpacked), kernel ${b.kernelBytes} bytes; rebuild ${b.durationMs} ms, cached ${c.durationMs} ms`);
 
     // Another agent is another ramdisk.

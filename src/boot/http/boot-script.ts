@@ -5,6 +5,9 @@
  * against the script's own URL).
  */
 
+/** How long the dispatcher waits for a key before it reboots a machine no script was found for. */
+export const DISPATCHER_REBOOT_TIMEOUT_MS = 180_000;
+
 /** The dispatcher script. */
 export function renderBootDispatcher(): string {
   return [
@@ -20,7 +23,10 @@ export function renderBootDispatcher(): string {
     ':loop_done',
     'echo PXE boot failed! No configuration found for any of the present NICs.',
     'echo Press any key to reboot...',
-    'prompt --timeout 180',
+    // NOTE: iPXE's `prompt --timeout` is in milliseconds (ipxe.org/cmd/prompt), so Ironic's `180` waits
+    // 0.18 s; and `prompt` fails on timeout, which would end the script and send the firmware on to its
+    // next boot device instead of rebooting. Three minutes, then a reboot either way.
+    `prompt --timeout ${DISPATCHER_REBOOT_TIMEOUT_MS} || reboot`,
     'reboot',
     '',
     // NOTE: iPXE builds without integer settings (`inc`, before 2016) can only try the MAC they booted from.

@@ -23,7 +23,7 @@ export interface LabNode {
   driver: 'redfish' | 'ipmi';
   macs: string[];
   tap: string;
-  /** The VM's serial console, appended to at every boot (also the node's `extra.console_log`). */
+  /** The VM's serial console, appended to at every boot (also the node's `driver_info.console_log_file`). */
   serial_log: string;
   disk: string;
 }

@@ -52,7 +52,7 @@ export interface LabUpOptions {
   redfishShare?: number;
   /** VM memory; default 768 MiB (a Node ramdisk needs at least 512). */
   memoryMib?: number;
-  /** VM disk size; default 2 GiB (sparse). */
+  /** VM disk size; default 4 GiB (sparse): the agent, like IPA, installs only on a disk of at least 4 GiB without root device hints. */
   diskGib?: number;
   /** Network namespace, `ingot-lab…`; default `ingot-lab`. */
   namespace?: string;
@@ -82,6 +82,9 @@ export interface Lab {
 
 /** The kernel parameters of the lab's ramdisk: a serial console, and no_timer_check (TCG guests panic without it now and then, lab-facts.md). */
 export const LAB_KERNEL_APPEND_PARAMS = RAMDISK_KERNEL_PARAMS;
+
+/** The default VM disk size: the smallest disk the agent picks as its root disk without root device hints (IPA's rule). */
+export const DEFAULT_LAB_DISK_GIB = 4;
 
 const MAX_MACHINES = 99; // the DHCP range holds 100 addresses
 
@@ -160,7 +163,7 @@ export async function labUp(opts: LabUpOptions): Promise<Lab> {
     await copyFile(opts.initramfs, paths.initramfs, fsConstants.COPYFILE_FICLONE);
     const logLevel = opts.logLevel ?? 'info';
     await writeFile(paths.ingotConfig, `${JSON.stringify(labIngotConfig({ labDir: paths.dir, dataDir: paths.dataDir, ports, logLevel }), null, 2)}\n`);
-    await writeFile(paths.machines, `${JSON.stringify(labMachines({ machines, memoryMib: opts.memoryMib ?? 768, diskGib: opts.diskGib ?? 2, username, password }), null, 2)}\n`);
+    await writeFile(paths.machines, `${JSON.stringify(labMachines({ machines, memoryMib: opts.memoryMib ?? 768, diskGib: opts.diskGib ?? DEFAULT_LAB_DISK_GIB, username, password }), null, 2)}\n`);
 
     const serveArgv = [...opts.ingot, 'serve', '--config', paths.ingotConfig];
     const bmcArgv = [
@@ -207,7 +210,6 @@ export async function labUp(opts: LabUpOptions): Promise<Lab> {
           deploy_ramdisk: `file://${paths.initramfs}`,
           kernel_append_params: LAB_KERNEL_APPEND_PARAMS,
         },
-        extra: { console_log: node.serial_log },
       });
       node.uuid = created.uuid;
       for (const mac of node.macs) await api.call('POST', '/v1/ports', { node_uuid: created.uuid, address: mac, pxe_enabled: true });

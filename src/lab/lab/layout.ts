@@ -29,6 +29,9 @@ export interface LabPaths {
   deployDir: string;
   kernel: string;
   initramfs: string;
+  /** Images to deploy: `ingot lab up` puts the test image here (file:// URLs under the lab are allowed). */
+  imagesDir: string;
+  testImage: string;
 }
 
 /** The paths of the lab in `dir` (made absolute). */
@@ -50,12 +53,14 @@ export function labPaths(dir: string): LabPaths {
     deployDir,
     kernel: path.join(deployDir, 'kernel'),
     initramfs: path.join(deployDir, 'initramfs'),
+    imagesDir: path.join(abs, 'images'),
+    testImage: path.join(abs, 'images', 'test.img'),
   };
 }
 
 /** Every entry of the layout directly under the lab directory, for removal. */
 export function labEntries(p: LabPaths): string[] {
-  return [p.ingotConfig, p.dataDir, p.machines, p.inventory, p.vmDir, p.logDir, p.deployDir, p.state];
+  return [p.ingotConfig, p.dataDir, p.machines, p.inventory, p.vmDir, p.logDir, p.deployDir, p.imagesDir, p.state];
 }
 
 /**

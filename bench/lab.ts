@@ -1,0 +1,226 @@
+/**
+ * `npm run bench:lab`: real network boots of QEMU machines (TCG) in an `ingot lab`, all at once, with
+ * each machine's phases. Inspection: the `inspect` request → the inventory stored; deployment: the
+ * `deploy` request (the lab's test image with a config drive) → the deployed OS printing its marker
+ * after booting from its disk. Phases come from the machines' serial consoles (read every 100 ms:
+ * iPXE's banner, its DHCP lease, Linux starting, the ramdisk starting the agent, the test image's
+ * marker) and from node history (the `write_image` step's duration). Then the deploy ramdisk is fetched
+ * from the host over HTTP and over TFTP from the same `ingot serve` (its HTTP boot and TFTP servers on
+ * the lab bridge; TFTP lock-step with blksize 1432 as iPXE asks, and with windowsize 16).
+ *
+ * Goals per machine with 4 at once: inspection ≤ 25 s, deployment ≤ 35 s, no failures.
+ * Options: --machines 4, --memory-mib 768, --dir DIR (default a temporary one), --json FILE.
+ * Needs root, QEMU, dnsmasq and the built dist/ (npm run build); builds or reuses the deploy ramdisk and
+ * the test image in os.tmpdir()/ingot-lab-cache.
+ */
+import { createHash } from 'node:crypto';
+import { copyFile, mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { tftpGet } from '../src/boot/tftp/client.js';
+import { labDown, labUp, type Lab } from '../src/lab/lab/index.js';
+import { LAB_NET } from '../src/lab/lab/layout.js';
+import { buildRamdisk } from '../src/lab/ramdisk/index.js';
+import { buildTestImage, TEST_IMAGE_BOOTED_MARKER } from '../src/lab/test-image/index.js';
+import { median } from './http-load.js';
+
+const { values: opts } = parseArgs({
+  options: { machines: { type: 'string', default: '4' }, compression: { type: 'string', default: 'gzip' }, 'memory-mib': { type: 'string', default: '768' }, dir: { type: 'string' }, json: { type: 'string' } },
+});
+const machines = Number(opts.machines);
+const GOAL = { inspect: 25, deploy: 35 };
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const CACHE = path.join(tmpdir(), 'ingot-lab-cache');
+const HEADERS = { 'x-openstack-ironic-api-version': 'latest', 'content-type': 'application/json' };
+
+/** Console lines whose first appearance marks a phase boundary. */
+const MARKS = {
+  firmware: /iPXE \d/,
+  lease: /net0: 10\.77\.0\.\d+\//,
+  linux: /Linux version /,
+  agent: /ingot-ramdisk: \[[\d.]+\] starting the agent/,
+  booted: new RegExp(TEST_IMAGE_BOOTED_MARKER),
+} as const;
+type Mark = keyof typeof MARKS;
+
+/** Watches a serial log from its current end: when each mark first appears after `start()`. */
+class SerialWatch {
+  private offset = 0;
+  private text = '';
+  private startedAt = 0;
+  readonly seen = new Map<Mark, number>();
+  constructor(private readonly file: string) {}
+  async start(): Promise<void> {
+    this.offset = await size(this.file);
+    this.text = '';
+    this.seen.clear();
+    this.startedAt = Date.now();
+  }
+  async poll(): Promise<void> {
+    const handle = await open(this.file, 'r').catch(() => undefined);
+    if (!handle) return;
+    try {
+      const { size: end } = await handle.stat();
+      if (end <= this.offset) return;
+      const buf = Buffer.alloc(end - this.offset);
+      const { bytesRead } = await handle.read(buf, 0, buf.length, this.offset);
+      this.offset += bytesRead;
+      this.text += buf.subarray(0, bytesRead).toString('latin1');
+    } finally {
+      await handle.close();
+    }
+    const now = Date.now();
+    for (const [mark, re] of Object.entries(MARKS) as [Mark, RegExp][]) if (!this.seen.has(mark) && re.test(this.text)) this.seen.set(mark, now);
+  }
+  /** Seconds from start() to `mark`, or NaN when it was not seen. */
+  at(mark: Mark): number {
+    const t = this.seen.get(mark);
+    return t === undefined ? NaN : (t - this.startedAt) / 1000;
+  }
+  tail(lines = 30): string {
+    return this.text.split('\n').slice(-lines).join('\n');
+  }
+}
+
+async function size(file: string): Promise<number> {
+  const h = await open(file, 'r').catch(() => undefined);
+  if (!h) return 0;
+  try {
+    return (await h.stat()).size;
+  } finally {
+    await h.close();
+  }
+}
+
+async function api<T = Record<string, unknown>>(lab: Lab, method: string, url: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${lab.state.urls.api}${url}`, {
+    method, headers: HEADERS, ...(body === undefined ? {} : { body: JSON.stringify(body) }), signal: AbortSignal.timeout(30_000),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${url}: HTTP ${res.status} ${text}`);
+  return (text ? JSON.parse(text) : null) as T;
+}
+
+interface NodeView { uuid: string; name: string; provision_state: string; last_error: string | null; reservation: string | null }
+
+/** Polls the node and its console every 100 ms until `done`; throws with the console's tail on a failure state or after `timeoutS`. */
+async function follow(lab: Lab, node: NodeView, watch: SerialWatch, done: (n: NodeView) => Promise<boolean>, timeoutS: number): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    await watch.poll();
+    const n = await api<NodeView>(lab, 'GET', `/v1/nodes/${node.uuid}`);
+    if (/failed$/.test(n.provision_state)) throw new Error(`${node.name}: ${n.provision_state}: ${n.last_error}\n--- console ---\n${watch.tail()}`);
+    if (await done(n)) return (Date.now() - started) / 1000;
+    if (Date.now() - started > timeoutS * 1000) throw new Error(`${node.name}: still ${n.provision_state} after ${timeoutS} s\n--- console ---\n${watch.tail()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function settle(lab: Lab, nodes: NodeView[], target: string, state: string): Promise<void> {
+  await Promise.all(nodes.map(async (n) => {
+    await api(lab, 'PUT', `/v1/nodes/${n.uuid}/states/provision`, { target });
+    const deadline = Date.now() + 300_000;
+    for (;;) {
+      const v = await api<NodeView>(lab, 'GET', `/v1/nodes/${n.uuid}`);
+      if (v.provision_state === state && v.reservation === null) return;
+      if (/failed$/.test(v.provision_state) || Date.now() > deadline) throw new Error(`${n.name}: ${target} ended in ${v.provision_state}: ${v.last_error}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }));
+}
+
+const fmt = (s: number) => (Number.isFinite(s) ? s.toFixed(1).padStart(5) : '    ?');
+
+const dir = opts.dir ?? (await mkdtemp(path.join(tmpdir(), 'ingot-bench-lab-')));
+const scratch = await mkdtemp(path.join(tmpdir(), 'ingot-bench-lab-build-'));
+let lab: Lab | undefined;
+try {
+  const ramdisk = await buildRamdisk({ outDir: scratch, cacheDir: CACHE, agentBundle: path.join(REPO, 'dist', 'ingot-agent.mjs'), compression: opts.compression as 'gzip' | 'zstd', log: (l) => console.log(l) });
+  const labDir = path.join(dir, 'lab');
+  lab = await labUp({
+    dir: labDir, ingot: [process.execPath, path.join(REPO, 'bin', 'ingot.js')], kernel: ramdisk.kernel, initramfs: ramdisk.initramfs,
+    machines, memoryMib: Number(opts['memory-mib']), manage: true, logLevel: 'warn', log: (l) => console.log(l),
+  });
+  const image = lab.paths.testImage;
+  await buildTestImage({ out: image, cacheDir: CACHE, log: (l) => console.log(l) });
+  const checksum = createHash('sha256').update(await readFile(image)).digest('hex');
+  const nodes = await Promise.all(lab.state.nodes.map((n) => api<NodeView>(lab!, 'GET', `/v1/nodes/${n.uuid}`)));
+  const watches = lab.state.nodes.map((n) => new SerialWatch(n.serial_log));
+
+  // Inspection: all at once, each until its inventory is stored.
+  console.log(`\ninspecting ${machines} machines at once…`);
+  await Promise.all(watches.map((w) => w.start()));
+  const inspect = await Promise.all(nodes.map(async (n, i) => {
+    await api(lab!, 'PUT', `/v1/nodes/${n.uuid}/states/provision`, { target: 'inspect' });
+    const total = await follow(lab!, n, watches[i]!, async () => (await fetch(`${lab!.state.urls.api}/v1/nodes/${n.uuid}/inventory`, { headers: HEADERS })).ok, 180);
+    const w = watches[i]!;
+    return { node: n.name, total, firmware: w.at('firmware'), lease: w.at('lease'), linux: w.at('linux'), agent: w.at('agent') };
+  }));
+  await Promise.all(nodes.map((n, i) => follow(lab!, n, watches[i]!, async (v) => v.provision_state === 'manageable' && v.reservation === null, 120)));
+
+  console.log('cleaning (provide) all at once…');
+  const cleanStarted = Date.now();
+  await settle(lab, nodes, 'provide', 'available');
+  const cleanS = (Date.now() - cleanStarted) / 1000;
+
+  // Deployment: all at once, each until the deployed OS prints its marker.
+  console.log(`deploying ${machines} machines at once…`);
+  for (const n of nodes) {
+    await api(lab, 'PATCH', `/v1/nodes/${n.uuid}`, [
+      { op: 'add', path: '/instance_info/image_source', value: `file://${image}` },
+      { op: 'add', path: '/instance_info/image_checksum', value: `sha256:${checksum}` },
+    ]);
+  }
+  await Promise.all(watches.map((w) => w.start()));
+  const deploy = await Promise.all(nodes.map(async (n, i) => {
+    const requested = Date.now();
+    await api(lab!, 'PUT', `/v1/nodes/${n.uuid}/states/provision`, { target: 'active', configdrive: { meta_data: { hostname: `${n.name}.bench` } } });
+    let activeAt = NaN;
+    const w = watches[i]!;
+    const total = await follow(lab!, n, w, async (v) => {
+      if (v.provision_state === 'active' && Number.isNaN(activeAt)) activeAt = (Date.now() - requested) / 1000;
+      return w.seen.has('booted');
+    }, 240);
+    const history = await api<{ history: { event: string; duration: number | null }[] }>(lab!, 'GET', `/v1/nodes/${n.uuid}/history?detail=true`);
+    const write = history.history.filter((h) => h.event === 'deploy step deploy.write_image done').at(-1)?.duration ?? NaN;
+    return { node: n.name, total, firmware: w.at('firmware'), lease: w.at('lease'), linux: w.at('linux'), agent: w.at('agent'), write, active: activeAt, booted: w.at('booted') };
+  }));
+
+  // The deploy ramdisk over HTTP and over TFTP, from the same ingot serve.
+  const name = 'bench-ramdisk';
+  await copyFile(ramdisk.initramfs, path.join(lab.state.files.data_dir, 'httpboot', name));
+  await copyFile(ramdisk.initramfs, path.join(lab.state.files.data_dir, 'tftpboot', name));
+  const transfers: Record<string, number[]> = { http: [], tftpLockstep: [], tftpWindow16: [] };
+  for (let run = 0; run < 3; run++) {
+    const t = Date.now();
+    const res = await fetch(`${lab.state.urls.boot}/${name}`);
+    const body = Buffer.from(await res.arrayBuffer());
+    if (!res.ok || body.length !== ramdisk.sizeBytes) throw new Error(`HTTP fetch of the ramdisk: ${res.status}, ${body.length} bytes`);
+    transfers.http!.push((Date.now() - t) / 1000);
+    const lock = await tftpGet({ host: LAB_NET.bridgeAddress, port: 69, file: name, blksize: 1432, tsize: true });
+    if (lock.bytes !== ramdisk.sizeBytes) throw new Error(`TFTP fetch of the ramdisk: ${lock.bytes} bytes`);
+    transfers.tftpLockstep!.push(lock.durationMs / 1000);
+    const win = await tftpGet({ host: LAB_NET.bridgeAddress, port: 69, file: name, blksize: 1432, windowsize: 16, tsize: true });
+    if (win.bytes !== ramdisk.sizeBytes) throw new Error(`TFTP (windowsize 16) fetch of the ramdisk: ${win.bytes} bytes`);
+    transfers.tftpWindow16!.push(win.durationMs / 1000);
+  }
+
+  console.log(`\nInspection, ${machines} machines at once (s from the inspect request): iPXE banner, DHCP lease, Linux starts, agent starts, inventory stored`);
+  for (const r of inspect) console.log(`  ${r.node.padEnd(6)} ${fmt(r.firmware)} ${fmt(r.lease)} ${fmt(r.linux)} ${fmt(r.agent)} ${fmt(r.total)}`);
+  console.log(`Deployment, ${machines} machines at once (s from the deploy request): iPXE banner, DHCP lease, Linux starts, agent starts, write_image step (duration), active, deployed OS booted from disk`);
+  for (const r of deploy) console.log(`  ${r.node.padEnd(6)} ${fmt(r.firmware)} ${fmt(r.lease)} ${fmt(r.linux)} ${fmt(r.agent)} ${fmt(r.write)} ${fmt(r.active)} ${fmt(r.booted)}`);
+  const worst = { inspect: Math.max(...inspect.map((r) => r.total)), deploy: Math.max(...deploy.map((r) => r.total)) };
+  const med = { http: median(transfers.http!), lock: median(transfers.tftpLockstep!), win: median(transfers.tftpWindow16!) };
+  const mb = ramdisk.sizeBytes / 1e6;
+  console.log(`\ncleaning (erase_devices_metadata through the agent) of all ${machines}: ${cleanS.toFixed(1)} s`);
+  console.log(`inspection per machine, ${machines} at once: slowest ${worst.inspect.toFixed(1)} s, median ${median(inspect.map((r) => r.total)).toFixed(1)} s (goal ≤ ${GOAL.inspect} s: ${worst.inspect <= GOAL.inspect ? 'met' : 'NOT met'})`);
+  console.log(`deployment per machine, ${machines} at once: slowest ${worst.deploy.toFixed(1)} s, median ${median(deploy.map((r) => r.total)).toFixed(1)} s (goal ≤ ${GOAL.deploy} s: ${worst.deploy <= GOAL.deploy ? 'met' : 'NOT met'}); failures: 0`);
+  console.log(`ramdisk ${mb.toFixed(1)} MB from the host, median of 3: HTTP ${med.http.toFixed(2)} s (${(mb / med.http).toFixed(0)} MB/s); TFTP blksize 1432 lock-step ${med.lock.toFixed(2)} s (${(med.lock / med.http).toFixed(1)}× HTTP); TFTP windowsize 16 ${med.win.toFixed(2)} s (${(med.win / med.http).toFixed(1)}× HTTP)`);
+  if (opts.json) await writeFile(opts.json, JSON.stringify({ machines, goal: GOAL, inspect, deploy, cleanSeconds: cleanS, transfers, ramdiskBytes: ramdisk.sizeBytes }, null, 2));
+} finally {
+  if (lab) await labDown({ dir: lab.paths.dir, log: (l) => console.log(l) }).catch((err: unknown) => console.error(`lab down: ${String(err)}`));
+  await rm(scratch, { recursive: true, force: true });
+  if (!opts.dir) await rm(dir, { recursive: true, force: true });
+}

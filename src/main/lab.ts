@@ -1,0 +1,245 @@
+/**
+ * `ingot ramdisk build`, `ingot image build-test` and `ingot lab up|status|down`: the deploy ramdisk
+ * and the test image built from Debian's packages, and a lab of QEMU machines that network-boot from a
+ * real Ingot (src/lab). Loaded on demand: `ingot serve` never evaluates it.
+ */
+import { setMaxListeners } from 'node:events';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { formatLabStatus, labDown, labStatus, labUp, type LabDownReport } from '../lab/lab/index.js';
+import { buildRamdisk, type RamdiskBuild } from '../lab/ramdisk/index.js';
+import { buildTestImage } from '../lab/test-image/index.js';
+import { fail } from '../shared/errors.js';
+
+const out = (line: string) => process.stdout.write(`${line}\n`);
+const MB = 1e6;
+
+function whole(value: string | undefined, flag: string, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max) throw fail('InvalidParameterValue', `${flag} must be a whole number from ${min} to ${max}, not "${value}".`);
+  return n;
+}
+
+function fraction(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!(n >= 0 && n <= 1)) throw fail('InvalidParameterValue', `${flag} must be a number from 0 to 1, not "${value}".`);
+  return n;
+}
+
+/**
+ * The bundled agent next to this command: dist/ingot-agent.mjs beside the bundled dist/ingot.mjs, or
+ * from a source checkout (src/main → dist).
+ */
+function defaultAgentBundle(): string {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const candidates = [path.join(here, 'ingot-agent.mjs'), path.join(here, '..', '..', 'dist', 'ingot-agent.mjs')];
+  const found = candidates.find((c) => existsSync(c));
+  if (!found) throw fail('MissingParameterValue', `The bundled agent is missing (looked for ${candidates.join(', ')}): run npm run build, or pass --agent.`);
+  return found;
+}
+
+/** Signals end a long build cleanly. */
+function interruptible(): AbortSignal {
+  const ctl = new AbortController();
+  // A build hands the signal to many concurrent steps (downloads, hashes, tools).
+  setMaxListeners(64, ctl.signal);
+  for (const s of ['SIGINT', 'SIGTERM'] as const) process.once(s, () => ctl.abort(new Error(`interrupted (${s})`)));
+  return ctl.signal;
+}
+
+export interface RamdiskBuildFlags {
+  outDir: string;
+  cacheDir: string;
+  agent?: string;
+  kernelPackage?: string;
+  compression: 'gzip' | 'zstd';
+  force?: boolean;
+  json?: boolean;
+}
+
+function ramdiskLine(b: RamdiskBuild): string {
+  return `ramdisk: ${b.kernel} (${(b.kernelBytes / MB).toFixed(1)} MB, Linux ${b.kernelRelease} from ${b.kernelPackage.name} ${b.kernelPackage.version}) ` +
+    `and ${b.initramfs} (${(b.sizeBytes / MB).toFixed(1)} MB, ${(b.rawBytes / MB).toFixed(1)} MB unpacked); ` +
+    `${b.cached ? 'from the cache' : 'built'} in ${(b.durationMs / 1000).toFixed(1)} s; inputs ${b.inputsHash.slice(0, 12)}`;
+}
+
+/** `ingot ramdisk build`. */
+export async function ramdiskBuildCommand(flags: RamdiskBuildFlags): Promise<void> {
+  const build = await buildRamdisk({
+    outDir: path.resolve(flags.outDir),
+    cacheDir: path.resolve(flags.cacheDir),
+    agentBundle: path.resolve(flags.agent ?? defaultAgentBundle()),
+    ...(flags.kernelPackage ? { kernelPackage: flags.kernelPackage } : {}),
+    compression: flags.compression,
+    force: flags.force === true,
+    log: flags.json ? undefined : (line) => out(line),
+    signal: interruptible(),
+  });
+  out(flags.json ? JSON.stringify(build, null, 2) : ramdiskLine(build));
+}
+
+export interface TestImageFlags {
+  out: string;
+  sizeMib?: string;
+  cacheDir: string;
+  kernelPackage?: string;
+  stay?: boolean;
+  json?: boolean;
+}
+
+/** `ingot image build-test`. */
+export async function testImageCommand(flags: TestImageFlags): Promise<void> {
+  const sizeMib = whole(flags.sizeMib, '--size-mib', 1, 1024 * 1024);
+  const image = await buildTestImage({
+    out: path.resolve(flags.out),
+    cacheDir: path.resolve(flags.cacheDir),
+    ...(sizeMib !== undefined ? { sizeMib } : {}),
+    ...(flags.kernelPackage ? { kernelPackage: flags.kernelPackage } : {}),
+    stay: flags.stay === true,
+    log: flags.json ? undefined : (line) => out(line),
+    signal: interruptible(),
+  });
+  out(flags.json ? JSON.stringify(image, null, 2) : `test image: ${image.out} (${image.sizeBytes / 2 ** 20} MiB raw, Linux ${image.kernelRelease}) in ${(image.durationMs / 1000).toFixed(1)} s`);
+}
+
+export interface LabUpFlags {
+  dir: string;
+  kernel?: string;
+  initramfs?: string;
+  machines?: string;
+  redfishShare?: string;
+  memoryMib?: string;
+  diskGib?: string;
+  namespace?: string;
+  manage?: boolean;
+  testImage: boolean;
+  cacheDir: string;
+  agent?: string;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  detach?: boolean;
+}
+
+/**
+ * `ingot lab up`: builds (or takes) the deploy kernel and ramdisk, brings the lab up, builds the test
+ * image into it and stays in the foreground until SIGINT/SIGTERM or until one of the lab's processes
+ * ends, then takes the lab down (`--detach` leaves it running for `ingot lab down`).
+ */
+export async function labUpCommand(flags: LabUpFlags): Promise<void> {
+  if ((flags.kernel === undefined) !== (flags.initramfs === undefined)) throw fail('MissingParameterValue', '--kernel and --initramfs go together (or leave both out to build them).');
+  const machines = whole(flags.machines, '--machines', 1, 99);
+  const memoryMib = whole(flags.memoryMib, '--memory-mib', 256, 65536);
+  const diskGib = whole(flags.diskGib, '--disk-gib', 1, 4096);
+  const redfishShare = fraction(flags.redfishShare, '--redfish-share');
+  const signal = interruptible();
+  let deploy = flags.kernel && flags.initramfs ? { kernel: path.resolve(flags.kernel), initramfs: path.resolve(flags.initramfs) } : undefined;
+  let scratch: string | undefined;
+  if (!deploy) {
+    scratch = await mkdtemp(path.join(tmpdir(), 'ingot-lab-ramdisk-'));
+    const build = await buildRamdisk({
+      outDir: scratch, cacheDir: path.resolve(flags.cacheDir), agentBundle: path.resolve(flags.agent ?? defaultAgentBundle()), log: out, signal,
+    });
+    out(ramdiskLine(build));
+    deploy = { kernel: build.kernel, initramfs: build.initramfs };
+  }
+  let lab: Awaited<ReturnType<typeof labUp>>;
+  try {
+    lab = await labUp({
+      dir: flags.dir,
+      ingot: [process.execPath, ...process.execArgv, process.argv[1] as string],
+      ...deploy,
+      ...(machines !== undefined ? { machines } : {}),
+      ...(memoryMib !== undefined ? { memoryMib } : {}),
+      ...(diskGib !== undefined ? { diskGib } : {}),
+      ...(redfishShare !== undefined ? { redfishShare } : {}),
+      ...(flags.namespace ? { namespace: flags.namespace } : {}),
+      manage: flags.manage === true,
+      logLevel: flags.logLevel,
+      log: out,
+      signal,
+    });
+  } finally {
+    if (scratch) await rm(scratch, { recursive: true, force: true });
+  }
+  const down = async (why: string): Promise<void> => {
+    out(`lab: ${why}; taking the lab down`);
+    printDown(await labDown({ dir: lab.paths.dir, log: out }));
+  };
+  try {
+    // It stays up after its report, as a deployed OS does (Ingot's power sync then agrees with `active`).
+    if (flags.testImage) await buildTestImage({ out: lab.paths.testImage, cacheDir: path.resolve(flags.cacheDir), stay: true, log: out, signal });
+  } catch (err) {
+    await down(`building the test image failed (${(err as Error).message})`);
+    throw err;
+  }
+  out(formatLabStatus(await labStatus(lab.paths.dir)));
+  for (const line of tryLines(lab.state.urls.api, lab.state.nodes[0]?.name ?? 'lab-1', flags.testImage ? lab.paths.testImage : null)) out(line);
+  if (flags.detach) {
+    out(`lab: left running; ingot lab down --dir ${lab.paths.dir} removes it`);
+    lab.detach();
+    return;
+  }
+  out('lab: Ctrl-C takes the lab down');
+  const stopped = await Promise.race([
+    new Promise<string>((resolve) => signal.addEventListener('abort', () => resolve(String((signal.reason as Error).message)), { once: true })),
+    lab.exited.then((e) => `ingot ${e.role} ended (${e.signal ?? `exit ${e.code}`}; see ${e.role === 'serve' ? lab.paths.serveLog : lab.paths.bmcLog})`),
+  ]);
+  await down(stopped);
+}
+
+/** What to type next, with the lab's endpoint. */
+function tryLines(api: string, node: string, image: string | null): string[] {
+  const lines = [
+    'lab: try',
+    `  export OS_ENDPOINT=${api} OS_AUTH_TYPE=none`,
+    `  baremetal node manage ${node} --wait && baremetal node inspect ${node} --wait && baremetal node provide ${node} --wait`,
+  ];
+  if (image) {
+    lines.push(
+      `  baremetal node set ${node} --instance-info image_source=file://${image} --instance-info image_checksum=sha256:$(sha256sum ${image} | cut -d' ' -f1)`,
+      `  baremetal node deploy ${node} --config-drive '{"meta_data": {"hostname": "${node}.lab"}}' --wait; baremetal node history list ${node}`,
+    );
+  }
+  return lines;
+}
+
+export interface LabStatusFlags {
+  dir: string;
+  json?: boolean;
+}
+
+/** `ingot lab status`. */
+export async function labStatusCommand(flags: LabStatusFlags): Promise<void> {
+  const status = await labStatus(path.resolve(flags.dir));
+  out(flags.json ? JSON.stringify(status, null, 2) : formatLabStatus(status));
+  if (!status.namespaceExists || status.processes.some((p) => !p.alive)) process.exitCode = 1;
+}
+
+export interface LabDownFlags {
+  dir: string;
+  force?: boolean;
+  namespace?: string;
+  graceS?: string;
+}
+
+function printDown(r: LabDownReport): void {
+  out(`lab: down — ${r.stopped.length} process(es) stopped, namespace ${r.namespace} ${r.namespaceDeleted ? 'deleted' : 'not present'}, ${r.removedFiles.length} file(s) removed`);
+  for (const w of r.warnings) out(`lab: WARNING ${w}`);
+  if (r.warnings.length > 0) process.exitCode = 1;
+}
+
+/** `ingot lab down`. */
+export async function labDownCommand(flags: LabDownFlags): Promise<void> {
+  const grace = whole(flags.graceS, '--grace-s', 0, 3600);
+  printDown(await labDown({
+    dir: path.resolve(flags.dir),
+    force: flags.force === true,
+    ...(flags.namespace ? { namespace: flags.namespace } : {}),
+    ...(grace !== undefined ? { graceMs: grace * 1000 } : {}),
+    log: out,
+  }));
+}
