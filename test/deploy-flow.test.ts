@@ -6,7 +6,7 @@
  * mismatch, image URL 404, image larger than the disk, an agent that stops heartbeating) end in
  * `deploy failed` with a last_error saying why, and nothing is marked active that was not written.
  */
-import { mkdtemp, readdir, rm, truncate } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, truncate } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -154,6 +154,17 @@ describe('direct deploy through the agent', () => {
     expect(huge.provision_state).toBe('deploy failed');
     expect(huge.last_error).toMatch(/larger than the disk/);
   }, 90_000);
+
+  it('fails cleaning with the agent’s own error when its clean step fails', async () => {
+    const { uuid, machine } = await enroll(4);
+    // The disk cannot be opened any more: erase_devices_metadata fails at once.
+    await rm(machine.disk, { force: true });
+    await mkdir(machine.disk);
+    await provision(api, t.store, uuid, 'manage', {}, 10_000);
+    const failed = await provision(api, t.store, uuid, 'provide', {}, 20_000);
+    expect(failed.provision_state).toBe('clean failed');
+    expect(failed.last_error).toMatch(/The agent failed clean step deploy\.erase_devices_metadata: .*(EISDIR|directory)/s);
+  }, 60_000);
 
   it('fails a deploy whose agent stops heartbeating once the callback timeout passes', async () => {
     const { uuid, machine } = await enroll(3);

@@ -9,7 +9,9 @@
 import type { JsonObject } from '../../domain/node.js';
 import type { DefaultStep } from '../../drivers/interfaces/deploy.js';
 import { AGENT_COMMANDS } from '../../protocol/agent/commands.js';
-import { isoTime } from '../../shared/clock.js';
+import { isoTime, sleep } from '../../shared/clock.js';
+import { fail } from '../../shared/errors.js';
+import { commandErrorText } from '../../drivers/agent/client.js';
 import { agentImageFor } from '../agent-image.js';
 import type { Task } from '../task.js';
 import { endAgentRamdisk, setPendingCommand } from './agent-boot.js';
@@ -87,6 +89,27 @@ export async function runAgentStep(task: Task, kind: StepKind, step: Step, signa
   const name = kind === 'clean' ? AGENT_COMMANDS.executeCleanStep : AGENT_COMMANDS.executeDeployStep;
   const agentStep = { interface: step.interface, step: step.step, priority: step.priority, args: step.args, reboot_requested: false, abortable: false };
   await task.ctx.agent.command(task.node, name, { step: agentStep, node: nodeForAgent(task), ports: [], [`${kind}_version`]: null }, { signal });
+  if (await quickResult(task, kind, step, command, signal)) return;
   setPendingCommand(task, { command, step: `${step.interface}.${step.step}`, started_at: isoTime(task.ctx.clock.now()) });
   return 'wait';
+}
+
+/**
+ * Waits after a step's command, this long in total, for a result before the flow waits for a heartbeat:
+ * short steps (erase_devices_metadata takes a second) then go on at once instead of after the agent's
+ * next heartbeat, which comes at least 5 s after the previous one.
+ */
+const QUICK_RESULT_POLLS_MS = [100, 200, 400, 800, 1500];
+
+/** True when the step's command finished within {@link QUICK_RESULT_POLLS_MS}; throws with the agent's error when it failed. */
+async function quickResult(task: Task, kind: StepKind, step: Step, command: string, signal: AbortSignal): Promise<boolean> {
+  for (const delay of QUICK_RESULT_POLLS_MS) {
+    await sleep(delay, signal);
+    // An agent that does not answer now is followed at its heartbeats, as any other.
+    const result = await task.ctx.agent.lastCommand(task.node, command, signal).catch(() => null);
+    if (!result || result.command_status === 'RUNNING') continue;
+    if (result.command_status !== 'SUCCEEDED') throw fail('DriverOperationError', `The agent failed ${kind} step ${step.interface}.${step.step}: ${commandErrorText(result)}`);
+    return true;
+  }
+  return false;
 }
