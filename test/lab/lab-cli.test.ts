@@ -16,8 +16,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { labDown, requireLabTools } from '../../src/lab/lab/index.js';
-import { findProcesses } from '../../src/lab/lab/processes.js';
 import { REPO_ROOT } from '../support/server.js';
+import { labProcesses, namespaces } from './lab-host.js';
 
 const run = promisify(execFile);
 const BIN = path.join(REPO_ROOT, 'bin', 'ingot.js');
@@ -28,7 +28,6 @@ let base: string;
 let up: ChildProcess | undefined;
 
 const ingot = (...args: string[]) => run(process.execPath, [BIN, ...args], { cwd: base, timeout: 280_000, maxBuffer: 16 * 1024 * 1024 });
-const namespaces = async () => (await run('ip', ['netns', 'list'])).stdout.split('\n').map((l) => l.split(' ')[0]);
 
 beforeAll(async () => {
   requireLabTools();
@@ -87,7 +86,7 @@ describe('ingot lab up / status / down', () => {
     }
     expect(output).toMatch(/lab: nodes manageable through their BMCs/);
     expect(output).toContain('export OS_ENDPOINT=http://10.77.255.2:6385 OS_AUTH_TYPE=none');
-    expect(await namespaces()).toContain(NS);
+    expect(namespaces()).toContain(NS);
 
     const status = JSON.parse((await ingot('lab', 'status', '--dir', dir, '--json')).stdout) as {
       namespaceExists: boolean; processes: { role: string; alive: boolean }[]; nodes: { name: string; driver: string; provision_state: string }[];
@@ -101,9 +100,9 @@ describe('ingot lab up / status / down', () => {
     expect(await exited).toBe(0);
     expect(output).toMatch(/lab: interrupted \(SIGINT\); taking the lab down/);
     expect(output).toMatch(/lab: down — \d+ process\(es\) stopped, namespace ingot-lab-cli deleted/);
-    expect(await namespaces()).not.toContain(NS);
+    expect(namespaces()).not.toContain(NS);
     expect(existsSync(path.join(dir, 'lab.json'))).toBe(false);
-    expect(await findProcesses((p) => p.cmdline.includes(`${dir}/`))).toEqual([]);
+    expect(await labProcesses(dir)).toEqual([]);
     const gone = await ingot('lab', 'status', '--dir', dir).then(() => null, (e: { stderr: string; code: number }) => e);
     expect(gone?.stderr).toMatch(/No lab in .*start one with ingot lab up/);
   }, 240_000);

@@ -32,7 +32,7 @@
  * install hint) and the built dist/ (`npm run build`). The deploy ramdisk and Debian's kernel come from
  * the persistent cache `os.tmpdir()/ingot-lab-cache` shared with ramdisk.test.ts and test-image.test.ts.
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, open, readFile, rename, rm, stat } from 'node:fs/promises';
@@ -42,10 +42,11 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { labDown, labUp, requireLabTools, type Lab, type LabDownReport, type LabNode, type LabState } from '../../src/lab/lab/index.js';
 import { LabApi, type LabNodeView } from '../../src/lab/lab/lab-api.js';
-import { findProcesses, procInfo } from '../../src/lab/lab/processes.js';
+import { procInfo } from '../../src/lab/lab/processes.js';
 import { buildRamdisk, type RamdiskBuild } from '../../src/lab/ramdisk/index.js';
 import { buildTestImage, parseTestImageConsole, TEST_IMAGE_BOOTED_MARKER, type TestImageBuild } from '../../src/lab/test-image/index.js';
 import { REPO_ROOT } from '../support/server.js';
+import { hostLinkExists, ipOut, labProcesses, namespaces } from './lab-host.js';
 
 const NS = 'ingot-lab-e2e';
 const CACHE = path.join(os.tmpdir(), 'ingot-lab-cache');
@@ -258,17 +259,6 @@ function fakeMetadata(seed: string): { head: Buffer; tail: Buffer } {
 
 const isZero = (b: Buffer) => b.every((x) => x === 0);
 
-/** Live processes of the lab (anything naming a file in its directory). */
-const labProcesses = (dir: string) => findProcesses((p) => p.cmdline.includes(`${dir}/`));
-const namespaces = () => execFileSync('ip', ['netns', 'list'], { encoding: 'utf8' }).split('\n').map((l) => l.split(' ')[0]).filter(Boolean);
-const hostLinkExists = (name: string) => {
-  try {
-    execFileSync('ip', ['link', 'show', 'dev', name], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 let down: Promise<LabDownReport> | undefined;
 
@@ -293,7 +283,7 @@ async function expectGone(state: LabState, report: LabDownReport, pids: number[]
   expect(report.warnings, 'labDown warnings').toEqual([]);
   expect(namespaces()).not.toContain(state.namespace);
   expect(hostLinkExists(state.veth.host), `the host end of the uplink ${state.veth.host}`).toBe(false);
-  expect(execFileSync('ip', ['route', 'show', state.addresses.subnet], { encoding: 'utf8' }).trim(), 'the route to the lab subnet').toBe('');
+  expect(ipOut('route', 'show', state.addresses.subnet).trim(), 'the route to the lab subnet').toBe('');
   for (const pid of pids) expect(await procInfo(pid), `PID ${pid} still runs after labDown`).toBeUndefined();
   expect(await labProcesses(state.dir)).toEqual([]);
   expect(existsSync(state.dir), 'the lab directory is removed').toBe(false);

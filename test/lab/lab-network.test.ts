@@ -18,8 +18,9 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { labDown, labStatus, labUp, requireLabTools, type Lab, type LabState } from '../../src/lab/lab/index.js';
 import { hostVethName } from '../../src/lab/lab/layout.js';
-import { findProcesses, procInfo } from '../../src/lab/lab/processes.js';
+import { procInfo } from '../../src/lab/lab/processes.js';
 import { REPO_ROOT } from '../support/server.js';
+import { hostLinkExists, ipOut, labProcesses, namespaces } from './lab-host.js';
 
 const NS = 'ingot-lab-test';
 const INGOT = [process.execPath, path.join(REPO_ROOT, 'bin', 'ingot.js')];
@@ -34,19 +35,6 @@ const lines: string[] = [];
 const log = (line: string) => {
   lines.push(line);
   if (process.env.INGOT_TEST_LAB_LOG) process.stderr.write(`${line}\n`);
-};
-
-function ipOut(...args: string[]): string {
-  return execFileSync('ip', args, { encoding: 'utf8' });
-}
-const namespaces = () => ipOut('netns', 'list').split('\n').map((l) => l.split(' ')[0]).filter(Boolean);
-const hostLinkExists = (name: string) => {
-  try {
-    execFileSync('ip', ['link', 'show', 'dev', name], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
 };
 
 async function call<T = Record<string, unknown>>(method: string, url: string, body?: unknown): Promise<T> {
@@ -71,8 +59,6 @@ async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T 
   }
 }
 
-/** Live processes of the lab in `dir` (anything naming a file in it). */
-const labProcesses = (dir: string) => findProcesses((p) => p.cmdline.includes(`${dir}/`));
 
 async function newLabDir(name: string): Promise<string> {
   const dir = path.join(base!, name);

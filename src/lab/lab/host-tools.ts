@@ -3,9 +3,8 @@
  * `ip` with a deadline.
  */
 import { execFile } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
-import path from 'node:path';
 import { fail } from '../../shared/errors.js';
+import { findProgram } from '../build/build-tools.js';
 
 /** A binary the lab needs and the Debian command that installs it. */
 export interface LabTool {
@@ -20,21 +19,6 @@ export const LAB_TOOLS: readonly LabTool[] = [
   { name: 'dnsmasq', hint: 'apt-get install -y dnsmasq-base (or dnsmasq)' },
 ];
 
-/** The absolute path of `name` on PATH (and in the sbin directories), or undefined. */
-export function findTool(name: string, searchPath = process.env.PATH ?? ''): string | undefined {
-  const dirs = [...searchPath.split(':').filter(Boolean), '/usr/local/sbin', '/usr/sbin', '/sbin'];
-  for (const dir of dirs) {
-    const file = path.join(dir, name);
-    try {
-      accessSync(file, constants.X_OK);
-      return file;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
-
 /**
  * Throws DriverOperationError naming every missing tool with its install command, and the need for
  * root; returns the tools' paths by name.
@@ -44,7 +28,7 @@ export function requireLabTools(tools: readonly LabTool[] = LAB_TOOLS): Record<s
   if (process.getuid?.() !== 0) problems.push('a lab creates network namespaces and taps: run it as root');
   const found: Record<string, string> = {};
   for (const tool of tools) {
-    const file = findTool(tool.name);
+    const file = findProgram(tool.name);
     if (file) found[tool.name] = file;
     else problems.push(`${tool.name} is not installed: ${tool.hint}`);
   }
