@@ -46,6 +46,7 @@ export const QemuSpec = Type.Object(
     disk_gib: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
     nics: Type.Optional(Type.Array(Type.Object({ mac: Type.String({ pattern: '^([0-9a-fA-F]{2}:){5}[0-9a-fA-F]{2}$' }), tap: Type.Optional(Type.String()) }, { additionalProperties: false }))),
     boot_mode: Type.Optional(Type.Union([Type.Literal('bios'), Type.Literal('uefi')])),
+    accel: Type.Optional(Type.Union([Type.Literal('tcg'), Type.Literal('kvm')])),
     extra_args: Type.Optional(Type.Array(Type.String())),
   },
   { additionalProperties: false },

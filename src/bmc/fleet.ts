@@ -86,6 +86,7 @@ async function buildMachine(spec: MachineSpec, index: number, opts: FleetOptions
     cpus: spec.cpus ?? 1,
     nics: spec.nics ?? [],
     bootMode: spec.boot_mode ?? 'bios',
+    accel: spec.accel ?? 'tcg',
     extraArgs: spec.extra_args ?? [],
     faults: spec.faults,
   });

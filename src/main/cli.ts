@@ -130,6 +130,7 @@ function registerLabCommands(program: Command): void {
     .option('--namespace <name>', 'network namespace, ingot-lab… (default ingot-lab)')
     .option('--manage', 'take the nodes to manageable through their BMCs')
     .option('--no-test-image', 'do not build the test image into <dir>/images/test.img')
+    .addOption(new Option('--accel <accel>', 'QEMU accelerator; auto boots the test image with KVM first and uses KVM only if that works').choices(['auto', 'tcg', 'kvm']).default('auto'))
     .option('--cache-dir <dir>', 'build cache (Debian\'s kernel, built ramdisks)', CACHE_DIR)
     .option('--agent <file>', 'the bundled agent for the ramdisk (default: dist/ingot-agent.mjs of this Ingot)')
     .addOption(new Option('--log-level <level>', 'log level of the lab\'s ingot serve and ingot bmc').choices(LOG_LEVELS).default('info'))

@@ -5,11 +5,11 @@
  */
 import { setMaxListeners } from 'node:events';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { formatLabStatus, labDown, labStatus, labUp, type LabDownReport } from '../lab/lab/index.js';
+import { formatLabStatus, labDown, labStatus, labUp, probeAccel, type AccelProbe, type LabDownReport } from '../lab/lab/index.js';
 import { buildRamdisk, type RamdiskBuild } from '../lab/ramdisk/index.js';
 import { buildTestImage } from '../lab/test-image/index.js';
 import { fail } from '../shared/errors.js';
@@ -118,6 +118,7 @@ export interface LabUpFlags {
   namespace?: string;
   manage?: boolean;
   testImage: boolean;
+  accel: 'auto' | 'tcg' | 'kvm';
   cacheDir: string;
   agent?: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -136,18 +137,25 @@ export async function labUpCommand(flags: LabUpFlags): Promise<void> {
   const diskGib = whole(flags.diskGib, '--disk-gib', 1, 4096);
   const redfishShare = fraction(flags.redfishShare, '--redfish-share');
   const signal = interruptible();
-  let deploy = flags.kernel && flags.initramfs ? { kernel: path.resolve(flags.kernel), initramfs: path.resolve(flags.initramfs) } : undefined;
-  let scratch: string | undefined;
-  if (!deploy) {
-    scratch = await mkdtemp(path.join(tmpdir(), 'ingot-lab-ramdisk-'));
-    const build = await buildRamdisk({
-      outDir: scratch, cacheDir: path.resolve(flags.cacheDir), agentBundle: path.resolve(flags.agent ?? defaultAgentBundle()), log: out, signal,
-    });
-    out(ramdiskLine(build));
-    deploy = { kernel: build.kernel, initramfs: build.initramfs };
-  }
+  const cacheDir = path.resolve(flags.cacheDir);
+  const scratch = await mkdtemp(path.join(tmpdir(), 'ingot-lab-up-'));
   let lab: Awaited<ReturnType<typeof labUp>>;
   try {
+    let deploy = flags.kernel && flags.initramfs ? { kernel: path.resolve(flags.kernel), initramfs: path.resolve(flags.initramfs) } : undefined;
+    if (!deploy) {
+      const build = await buildRamdisk({ outDir: scratch, cacheDir, agentBundle: path.resolve(flags.agent ?? defaultAgentBundle()), log: out, signal });
+      out(ramdiskLine(build));
+      deploy = { kernel: build.kernel, initramfs: build.initramfs };
+    }
+    // It stays up after its report, as a deployed OS does (Ingot's power sync then agrees with `active`).
+    const image = path.join(scratch, 'test.img');
+    if (flags.testImage || flags.accel === 'auto') await buildTestImage({ out: image, cacheDir, stay: true, log: out, signal });
+    let accel: 'tcg' | 'kvm' = flags.accel === 'kvm' ? 'kvm' : 'tcg';
+    if (flags.accel === 'auto') {
+      const probe = await kvmProbe(image, cacheDir, signal);
+      out(`lab: KVM ${probe.usable ? 'works' : 'is not usable'} (${probe.detail}); the machines run with ${probe.usable ? 'kvm' : 'tcg'}`);
+      if (probe.usable) accel = 'kvm';
+    }
     lab = await labUp({
       dir: flags.dir,
       ingot: [process.execPath, ...process.execArgv, process.argv[1] as string],
@@ -157,25 +165,23 @@ export async function labUpCommand(flags: LabUpFlags): Promise<void> {
       ...(diskGib !== undefined ? { diskGib } : {}),
       ...(redfishShare !== undefined ? { redfishShare } : {}),
       ...(flags.namespace ? { namespace: flags.namespace } : {}),
+      accel,
       manage: flags.manage === true,
       logLevel: flags.logLevel,
       log: out,
       signal,
     });
+    if (flags.testImage) {
+      await mkdir(lab.paths.imagesDir, { recursive: true });
+      await copyFile(image, lab.paths.testImage);
+    }
   } finally {
-    if (scratch) await rm(scratch, { recursive: true, force: true });
+    await rm(scratch, { recursive: true, force: true });
   }
   const down = async (why: string): Promise<void> => {
     out(`lab: ${why}; taking the lab down`);
     printDown(await labDown({ dir: lab.paths.dir, log: out }));
   };
-  try {
-    // It stays up after its report, as a deployed OS does (Ingot's power sync then agrees with `active`).
-    if (flags.testImage) await buildTestImage({ out: lab.paths.testImage, cacheDir: path.resolve(flags.cacheDir), stay: true, log: out, signal });
-  } catch (err) {
-    await down(`building the test image failed (${(err as Error).message})`);
-    throw err;
-  }
   out(formatLabStatus(await labStatus(lab.paths.dir)));
   for (const line of tryLines(lab.state.urls.api, lab.state.nodes[0]?.name ?? 'lab-1', flags.testImage ? lab.paths.testImage : null)) out(line);
   if (flags.detach) {
@@ -189,6 +195,20 @@ export async function labUpCommand(flags: LabUpFlags): Promise<void> {
     lab.exited.then((e) => `ingot ${e.role} ended (${e.signal ?? `exit ${e.code}`}; see ${e.role === 'serve' ? lab.paths.serveLog : lab.paths.bmcLog})`),
   ]);
   await down(stopped);
+}
+
+/** The KVM probe's answer, kept in the cache until the host restarts (a hanging probe costs 20 s). */
+async function kvmProbe(image: string, cacheDir: string, signal: AbortSignal): Promise<AccelProbe> {
+  const file = path.join(cacheDir, 'kvm-probe.json');
+  const bootId = (await readFile('/proc/sys/kernel/random/boot_id', 'utf8').catch(() => '')).trim();
+  const kept = JSON.parse(await readFile(file, 'utf8').catch(() => 'null')) as { boot_id: string; probe: AccelProbe } | null;
+  if (bootId && kept?.boot_id === bootId) return { ...kept.probe, detail: `${kept.probe.detail}; probed since the host started` };
+  const probe = await probeAccel({ image, signal });
+  if (bootId && probe.detail !== 'interrupted') {
+    await mkdir(cacheDir, { recursive: true });
+    await writeFile(file, `${JSON.stringify({ boot_id: bootId, probe })}\n`);
+  }
+  return probe;
 }
 
 /** What to type next, with the lab's endpoint. */

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { labDown, requireLabTools } from '../../src/lab/lab/index.js';
+import { labDown, probeAccel, requireLabTools } from '../../src/lab/lab/index.js';
 import { REPO_ROOT } from '../support/server.js';
 import { labProcesses, namespaces } from './lab-host.js';
 
@@ -59,6 +59,22 @@ describe('ingot ramdisk build and ingot image build-test', () => {
     expect(mbr.readUInt16LE(510)).toBe(0xaa55);
   });
 
+  it('probes an accelerator by booting the test image: TCG boots it, a disk without a boot loader does not', async () => {
+    const works = await probeAccel({ image: path.join(base, 'test.img'), accel: 'tcg', timeoutMs: 120_000 });
+    expect(works).toMatchObject({ accel: 'tcg', usable: true });
+    expect(works.detail).toMatch(/^booted the test image in [\d.]+ s$/);
+    const blank = path.join(base, 'blank.img');
+    await writeFile(blank, Buffer.alloc(1024 * 1024));
+    const fails = await probeAccel({ image: blank, accel: 'tcg', timeoutMs: 8000 });
+    expect(fails).toMatchObject({ accel: 'tcg', usable: false });
+    expect(fails.detail).toMatch(/did not boot within 8 s|QEMU ended/);
+    // KVM: whatever this host says, it says why, and within the probe's 20 s.
+    const kvm = await probeAccel({ image: path.join(base, 'test.img') });
+    process.stderr.write(`lab-cli: KVM probe: ${kvm.usable ? 'usable' : 'not usable'} (${kvm.detail})\n`);
+    expect(kvm.detail).not.toBe('');
+    expect(kvm.seconds).toBeLessThan(30);
+  }, 240_000);
+
   it('names the flag that is wrong', async () => {
     const err = await ingot('image', 'build-test', '--out', 'x.img', '--size-mib', 'big').then(() => null, (e: { stderr: string }) => e);
     expect(err?.stderr).toMatch(/--size-mib must be a whole number/);
@@ -85,6 +101,9 @@ describe('ingot lab up / status / down', () => {
       await new Promise((r) => setTimeout(r, 200));
     }
     expect(output).toMatch(/lab: nodes manageable through their BMCs/);
+    const accel = /lab: KVM (?:works|is not usable) \(.+\); the machines run with (kvm|tcg)/.exec(output)?.[1];
+    expect(accel, output).toBeDefined();
+    expect(JSON.parse(await readFile(path.join(dir, 'machines.json'), 'utf8'))).toMatchObject([{ name: 'lab-1', accel }]);
     expect(output).toContain('export OS_ENDPOINT=http://10.77.255.2:6385 OS_AUTH_TYPE=none');
     expect(namespaces()).toContain(NS);
 

@@ -30,6 +30,7 @@ describe('QEMU command line', () => {
     expect(args).toContain('file=/w/disk,,1.raw,format=raw,if=none,id=disk0-drive');
     expect(args.join(' ')).toContain(`-uuid ${uuidFromName('vm-1')}`);
     expect(args.join(' ')).toContain('-accel tcg');
+    expect(qemuArgs(spec({ accel: 'kvm' }), qemuPaths('/w'), bootOrder('pxe', 2), null).join(' ')).toContain('-accel kvm');
     expect(args.join(' ')).toContain('-no-shutdown -action reboot=shutdown');
     expect(args.some((a) => a.startsWith('if=pflash'))).toBe(false);
   });

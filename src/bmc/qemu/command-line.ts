@@ -56,8 +56,9 @@ export function qemuArgs(spec: ResolvedQemuSpec, paths: QemuPaths, order: string
   const args = [
     '-name', `guest=${spec.name}`,
     '-machine', 'pc',
-    // NOTE: /dev/kvm here runs only specially built guest kernels; TCG is the accelerator that works (lab-facts.md).
-    '-accel', 'tcg',
+    // NOTE: /dev/kvm may exist yet run only specially built guest kernels (lab-facts.md): TCG unless the
+    // spec asks for KVM, which `ingot lab up` does only after a probe booted a kernel with it.
+    '-accel', spec.accel,
     '-nodefaults', '-no-user-config',
     // NOTE: SeaBIOS and iPXE mirror their text to the serial port only with -nographic (lab-facts.md);
     // explicit -serial and -monitor none keep stdio out of it. append=on keeps the log across boots.

@@ -32,6 +32,8 @@ export interface QemuMachineSpec {
   nics?: QemuNicSpec[];
   /** `bios` (SeaBIOS, default) or `uefi` (OVMF; fails clearly when no OVMF firmware is installed). */
   bootMode?: 'bios' | 'uefi';
+  /** Accelerator: `tcg` (default; emulation, works everywhere) or `kvm` (only where a probe showed it boots ordinary kernels). */
+  accel?: 'tcg' | 'kvm';
   /** Default `qemu-system-x86_64`. */
   qemuBinary?: string;
   /** Appended to QEMU's command line. */
@@ -96,6 +98,7 @@ export function resolveSpec(spec: QemuMachineSpec): ResolvedQemuSpec {
     cpus,
     nics,
     bootMode,
+    accel: spec.accel ?? 'tcg',
     qemuBinary: spec.qemuBinary ?? 'qemu-system-x86_64',
     extraArgs: spec.extraArgs ?? [],
     uuid,

@@ -6,3 +6,4 @@ export { readLabState, type LabNode, type LabProcess, type LabState } from './la
 export { DEFAULT_LAB_PORTS, type LabPorts } from './lab-config.js';
 export { DEFAULT_NAMESPACE, LAB_NET, labPaths, type LabPaths } from './layout.js';
 export { LAB_TOOLS, requireLabTools } from './host-tools.js';
+export { probeAccel, type AccelProbe, type AccelProbeOptions } from './kvm-probe.js';

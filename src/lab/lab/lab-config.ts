@@ -94,6 +94,8 @@ export interface LabMachinesInput {
   diskGib: number;
   username: string;
   password: string;
+  /** QEMU's accelerator; default tcg. */
+  accel?: 'tcg' | 'kvm';
 }
 
 /** The machines file of the lab's `ingot bmc`: VM i is `lab-<i+1>` with MAC 52:54:00:77:00:<i+1> on tap<i+1>. */
@@ -106,6 +108,7 @@ export function labMachines(input: LabMachinesInput): QemuSpec[] {
     memory_mib: input.memoryMib,
     cpus: 1,
     disk_gib: input.diskGib,
+    accel: input.accel ?? 'tcg',
     nics: [{ mac: vmMac(i), tap: tapName(i) }],
   }));
 }

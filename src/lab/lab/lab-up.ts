@@ -54,6 +54,8 @@ export interface LabUpOptions {
   memoryMib?: number;
   /** VM disk size; default 4 GiB (sparse): the agent, like IPA, installs only on a disk of at least 4 GiB without root device hints. */
   diskGib?: number;
+  /** QEMU's accelerator; default tcg (`probeAccel` tells whether kvm works here). */
+  accel?: 'tcg' | 'kvm';
   /** Network namespace, `ingot-lab…`; default `ingot-lab`. */
   namespace?: string;
   /** Take the nodes to `manageable` (through their BMCs) instead of leaving them in `enroll`. */
@@ -163,7 +165,7 @@ export async function labUp(opts: LabUpOptions): Promise<Lab> {
     await copyFile(opts.initramfs, paths.initramfs, fsConstants.COPYFILE_FICLONE);
     const logLevel = opts.logLevel ?? 'info';
     await writeFile(paths.ingotConfig, `${JSON.stringify(labIngotConfig({ labDir: paths.dir, dataDir: paths.dataDir, ports, logLevel }), null, 2)}\n`);
-    await writeFile(paths.machines, `${JSON.stringify(labMachines({ machines, memoryMib: opts.memoryMib ?? 768, diskGib: opts.diskGib ?? DEFAULT_LAB_DISK_GIB, username, password }), null, 2)}\n`);
+    await writeFile(paths.machines, `${JSON.stringify(labMachines({ machines, memoryMib: opts.memoryMib ?? 768, diskGib: opts.diskGib ?? DEFAULT_LAB_DISK_GIB, username, password, accel: opts.accel ?? 'tcg' }), null, 2)}\n`);
 
     const serveArgv = [...opts.ingot, 'serve', '--config', paths.ingotConfig];
     const bmcArgv = [
