@@ -7,15 +7,12 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { CollectSystemLogsResult } from '../protocol/agent/commands.js';
+import { fileTime } from '../shared/clock.js';
 import { messageOf } from '../shared/errors.js';
 import type { Task } from './task.js';
 
 /** How long collecting logs may take before the failure is recorded without them. */
 const COLLECT_TIMEOUT_MS = 20_000;
-
-function stamp(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d+Z$/, '').replace(/[-:]/g, '');
-}
 
 /**
  * Fetches and stores the agent's logs when `why` calls for it (`failure` or `success`); returns the
@@ -33,7 +30,7 @@ export async function collectAgentLogs(task: Task, why: 'failure' | 'success'): 
     const data = result.command_result?.system_logs;
     if (typeof data !== 'string' || data === '') return null;
     await mkdir(dir, { recursive: true });
-    const file = path.join(path.resolve(dir), `${node.uuid}_${node.instance_uuid ?? 'none'}_${stamp(task.ctx.clock.now())}.tar.gz`);
+    const file = path.join(path.resolve(dir), `${node.uuid}_${node.instance_uuid ?? 'none'}_${fileTime(task.ctx.clock.now())}.tar.gz`);
     await writeFile(file, Buffer.from(data, 'base64'));
     await task.record('agent', `agent logs stored in ${file}`, why === 'failure' ? 'WARNING' : 'INFO', null);
     return file;

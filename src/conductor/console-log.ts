@@ -8,15 +8,12 @@
  */
 import { mkdir, open, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { fileTime } from '../shared/clock.js';
 import { messageOf } from '../shared/errors.js';
 import type { Task } from './task.js';
 
 /** How much of the end of the console log is kept. */
 export const CONSOLE_TAIL_BYTES = 64 * 1024;
-
-function stamp(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d+Z$/, '').replace(/[-:]/g, '');
-}
 
 /** The last `bytes` of `file` (all of it when shorter), starting at a line boundary when cut. */
 export async function readTail(file: string, bytes: number): Promise<Buffer> {
@@ -49,7 +46,7 @@ export async function keepConsoleLog(task: Task): Promise<string | null> {
   try {
     const tail = await readTail(source, CONSOLE_TAIL_BYTES);
     await mkdir(dir, { recursive: true });
-    const file = path.join(path.resolve(dir), `${node.uuid}_${stamp(task.ctx.clock.now())}.log`);
+    const file = path.join(path.resolve(dir), `${node.uuid}_${fileTime(task.ctx.clock.now())}.log`);
     await writeFile(file, tail);
     return file;
   } catch (err) {

@@ -14,6 +14,11 @@ export function isoTime(ms: number = Date.now()): string {
   return `${new Date(ms).toISOString().slice(0, -1)}000+00:00`;
 }
 
+/** UTC time of `ms` to the second for file names: `20261130T005128`. */
+export function fileTime(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d+Z$/, '').replace(/[-:]/g, '');
+}
+
 /** Resolves after `ms`, or rejects with the signal's reason when it aborts first. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
