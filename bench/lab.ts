@@ -14,7 +14,7 @@
  * the test image in os.tmpdir()/ingot-lab-cache.
  */
 import { createHash } from 'node:crypto';
-import { copyFile, mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -84,15 +84,7 @@ class SerialWatch {
   }
 }
 
-async function size(file: string): Promise<number> {
-  const h = await open(file, 'r').catch(() => undefined);
-  if (!h) return 0;
-  try {
-    return (await h.stat()).size;
-  } finally {
-    await h.close();
-  }
-}
+const size = (file: string): Promise<number> => stat(file).then((st) => st.size, () => 0);
 
 async function api<T = Record<string, unknown>>(lab: Lab, method: string, url: string, body?: unknown): Promise<T> {
   const res = await fetch(`${lab.state.urls.api}${url}`, {
