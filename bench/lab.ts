@@ -9,7 +9,8 @@
  * the lab bridge; TFTP lock-step with blksize 1432 as iPXE asks, and with windowsize 16).
  *
  * Goals per machine with 4 at once: inspection ≤ 25 s, deployment ≤ 35 s, no failures.
- * Options: --machines 4, --memory-mib 768, --dir DIR (default a temporary one), --json FILE.
+ * Options: --machines 4, --memory-mib 768, --kernel-package (default the lab's, linux-image-cloud-amd64),
+ * --compression lz4|gzip|zstd (default lz4), --dir DIR (default a temporary one), --json FILE.
  * Needs root, QEMU, dnsmasq and the built dist/ (npm run build); builds or reuses the deploy ramdisk and
  * the test image in os.tmpdir()/ingot-lab-cache.
  */
@@ -20,14 +21,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { tftpGet } from '../src/boot/tftp/client.js';
-import { labDown, labUp, type Lab } from '../src/lab/lab/index.js';
+import { LAB_KERNEL_PACKAGE, labDown, labUp, type Lab } from '../src/lab/lab/index.js';
 import { LAB_NET } from '../src/lab/lab/layout.js';
-import { buildRamdisk } from '../src/lab/ramdisk/index.js';
+import { buildRamdisk, type RamdiskCompression } from '../src/lab/ramdisk/index.js';
 import { buildTestImage, TEST_IMAGE_BOOTED_MARKER } from '../src/lab/test-image/index.js';
 import { median } from './http-load.js';
 
 const { values: opts } = parseArgs({
-  options: { machines: { type: 'string', default: '4' }, compression: { type: 'string', default: 'gzip' }, 'memory-mib': { type: 'string', default: '768' }, dir: { type: 'string' }, json: { type: 'string' } },
+  options: { machines: { type: 'string', default: '4' }, compression: { type: 'string', default: 'lz4' }, 'kernel-package': { type: 'string', default: LAB_KERNEL_PACKAGE }, 'memory-mib': { type: 'string', default: '768' }, dir: { type: 'string' }, json: { type: 'string' } },
 });
 const machines = Number(opts.machines);
 const GOAL = { inspect: 25, deploy: 35 };
@@ -129,14 +130,14 @@ const dir = opts.dir ?? (await mkdtemp(path.join(tmpdir(), 'ingot-bench-lab-')))
 const scratch = await mkdtemp(path.join(tmpdir(), 'ingot-bench-lab-build-'));
 let lab: Lab | undefined;
 try {
-  const ramdisk = await buildRamdisk({ outDir: scratch, cacheDir: CACHE, agentBundle: path.join(REPO, 'dist', 'ingot-agent.mjs'), compression: opts.compression as 'gzip' | 'zstd', log: (l) => console.log(l) });
+  const ramdisk = await buildRamdisk({ outDir: scratch, cacheDir: CACHE, agentBundle: path.join(REPO, 'dist', 'ingot-agent.cjs'), kernelPackage: opts['kernel-package'], compression: opts.compression as RamdiskCompression, log: (l) => console.log(l) });
   const labDir = path.join(dir, 'lab');
   lab = await labUp({
     dir: labDir, ingot: [process.execPath, path.join(REPO, 'bin', 'ingot.js')], kernel: ramdisk.kernel, initramfs: ramdisk.initramfs,
     machines, memoryMib: Number(opts['memory-mib']), manage: true, logLevel: 'warn', log: (l) => console.log(l),
   });
   const image = lab.paths.testImage;
-  await buildTestImage({ out: image, cacheDir: CACHE, log: (l) => console.log(l) });
+  await buildTestImage({ out: image, cacheDir: CACHE, kernelPackage: opts['kernel-package'], log: (l) => console.log(l) });
   const checksum = createHash('sha256').update(await readFile(image)).digest('hex');
   const nodes = await Promise.all(lab.state.nodes.map((n) => api<NodeView>(lab!, 'GET', `/v1/nodes/${n.uuid}`)));
   const watches = lab.state.nodes.map((n) => new SerialWatch(n.serial_log));
@@ -175,9 +176,13 @@ try {
       if (v.provision_state === 'active' && Number.isNaN(activeAt)) activeAt = (Date.now() - requested) / 1000;
       return w.seen.has('booted');
     }, 240);
-    const history = await api<{ history: { event: string; duration: number | null }[] }>(lab!, 'GET', `/v1/nodes/${n.uuid}/history?detail=true`);
+    const history = await api<{ history: { event: string; duration: number | null; created_at: string }[] }>(lab!, 'GET', `/v1/nodes/${n.uuid}/history?detail=true`);
     const write = history.history.filter((h) => h.event === 'deploy step deploy.write_image done').at(-1)?.duration ?? NaN;
-    return { node: n.name, total, firmware: w.at('firmware'), lease: w.at('lease'), linux: w.at('linux'), agent: w.at('agent'), write, active: activeAt, booted: w.at('booted') };
+    // The node's history of this deploy: seconds from the request to each event (the JSON report only).
+    const timeline = history.history
+      .map((h) => ({ at: (Date.parse(h.created_at) - requested) / 1000, event: h.event, duration: h.duration }))
+      .filter((h) => h.at >= -1);
+    return { node: n.name, total, firmware: w.at('firmware'), lease: w.at('lease'), linux: w.at('linux'), agent: w.at('agent'), write, active: activeAt, booted: w.at('booted'), timeline };
   }));
 
   // The deploy ramdisk over HTTP and over TFTP, from the same ingot serve.

@@ -1,6 +1,6 @@
 /**
  * In-band inspection end to end: a node is inspected through the API (one-time network boot, reboot,
- * inspect wait), then the real bundled agent (dist/ingot-agent.mjs, simulated hardware) posts its data to
+ * inspect wait), then the real bundled agent (dist/ingot-agent.cjs, simulated hardware) posts its data to
  * `POST /v1/continue_inspection` of a running `ingot serve`; the node ends manageable with its properties,
  * ports and stored inventory. Then the failures: a ramdisk error, bad data, an unknown machine.
  */
@@ -16,7 +16,7 @@ import { api, apiOk, waitNode } from './support/http.js';
 import { REPO_ROOT, startServer, type RunningServer } from './support/server.js';
 
 const run = promisify(execFile);
-const AGENT = path.join(REPO_ROOT, 'dist', 'ingot-agent.mjs');
+const AGENT = path.join(REPO_ROOT, 'dist', 'ingot-agent.cjs');
 
 type NodeView = Record<string, unknown> & { uuid: string; provision_state: string; last_error: string | null; properties: Record<string, unknown>; reservation: string | null };
 

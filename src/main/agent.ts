@@ -1,4 +1,4 @@
-/** `ingot agent`: the in-RAM agent run from the ingot command (the ramdisk runs the bundled dist/ingot-agent.mjs). */
+/** `ingot agent`: the in-RAM agent run from the ingot command (the ramdisk runs the bundled dist/ingot-agent.cjs). */
 import { readFileSync } from 'node:fs';
 import { runAgent } from '../agent/main.js';
 

@@ -9,8 +9,8 @@ import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promi
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { formatLabStatus, labDown, labStatus, labUp, probeAccel, type AccelProbe, type LabDownReport } from '../lab/lab/index.js';
-import { buildRamdisk, type RamdiskBuild } from '../lab/ramdisk/index.js';
+import { formatLabStatus, LAB_KERNEL_PACKAGE, labDown, labStatus, labUp, probeAccel, type AccelProbe, type LabDownReport } from '../lab/lab/index.js';
+import { buildRamdisk, type RamdiskBuild, type RamdiskCompression } from '../lab/ramdisk/index.js';
 import { buildTestImage } from '../lab/test-image/index.js';
 import { fail } from '../shared/errors.js';
 
@@ -32,12 +32,12 @@ function fraction(value: string | undefined, flag: string): number | undefined {
 }
 
 /**
- * The bundled agent next to this command: dist/ingot-agent.mjs beside the bundled dist/ingot.mjs, or
+ * The bundled agent next to this command: dist/ingot-agent.cjs beside the bundled dist/ingot.mjs, or
  * from a source checkout (src/main → dist).
  */
 function defaultAgentBundle(): string {
   const here = path.dirname(fileURLToPath(import.meta.url));
-  const candidates = [path.join(here, 'ingot-agent.mjs'), path.join(here, '..', '..', 'dist', 'ingot-agent.mjs')];
+  const candidates = [path.join(here, 'ingot-agent.cjs'), path.join(here, '..', '..', 'dist', 'ingot-agent.cjs')];
   const found = candidates.find((c) => existsSync(c));
   if (!found) throw fail('MissingParameterValue', `The bundled agent is missing (looked for ${candidates.join(', ')}): run npm run build, or pass --agent.`);
   return found;
@@ -57,7 +57,7 @@ export interface RamdiskBuildFlags {
   cacheDir: string;
   agent?: string;
   kernelPackage?: string;
-  compression: 'gzip' | 'zstd';
+  compression: RamdiskCompression;
   force?: boolean;
   json?: boolean;
 }
@@ -111,6 +111,7 @@ export interface LabUpFlags {
   dir: string;
   kernel?: string;
   initramfs?: string;
+  kernelPackage?: string;
   machines?: string;
   redfishShare?: string;
   memoryMib?: string;
@@ -138,18 +139,19 @@ export async function labUpCommand(flags: LabUpFlags): Promise<void> {
   const redfishShare = fraction(flags.redfishShare, '--redfish-share');
   const signal = interruptible();
   const cacheDir = path.resolve(flags.cacheDir);
+  const kernelPackage = flags.kernelPackage ?? LAB_KERNEL_PACKAGE;
   const scratch = await mkdtemp(path.join(tmpdir(), 'ingot-lab-up-'));
   let lab: Awaited<ReturnType<typeof labUp>>;
   try {
     let deploy = flags.kernel && flags.initramfs ? { kernel: path.resolve(flags.kernel), initramfs: path.resolve(flags.initramfs) } : undefined;
     if (!deploy) {
-      const build = await buildRamdisk({ outDir: scratch, cacheDir, agentBundle: path.resolve(flags.agent ?? defaultAgentBundle()), log: out, signal });
+      const build = await buildRamdisk({ outDir: scratch, cacheDir, agentBundle: path.resolve(flags.agent ?? defaultAgentBundle()), kernelPackage, log: out, signal });
       out(ramdiskLine(build));
       deploy = { kernel: build.kernel, initramfs: build.initramfs };
     }
     // It stays up after its report, as a deployed OS does (Ingot's power sync then agrees with `active`).
     const image = path.join(scratch, 'test.img');
-    if (flags.testImage || flags.accel === 'auto') await buildTestImage({ out: image, cacheDir, stay: true, log: out, signal });
+    if (flags.testImage || flags.accel === 'auto') await buildTestImage({ out: image, cacheDir, kernelPackage, stay: true, log: out, signal });
     let accel: 'tcg' | 'kvm' = flags.accel === 'kvm' ? 'kvm' : 'tcg';
     if (flags.accel === 'auto') {
       const probe = await kvmProbe(image, cacheDir, signal);

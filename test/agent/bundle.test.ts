@@ -17,7 +17,7 @@ let bundle: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'ingot-agent-bundle-'));
-  bundle = path.join(dir, 'ingot-agent.mjs');
+  bundle = path.join(dir, 'ingot-agent.cjs');
   await run(process.execPath, ['scripts/bundle-agent.mjs', '--outfile', bundle], { cwd: path.resolve(import.meta.dirname, '../..') });
 });
 

@@ -40,7 +40,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { labDown, labUp, requireLabTools, type Lab, type LabDownReport, type LabNode, type LabState } from '../../src/lab/lab/index.js';
+import { LAB_KERNEL_PACKAGE, labDown, labUp, requireLabTools, type Lab, type LabDownReport, type LabNode, type LabState } from '../../src/lab/lab/index.js';
 import { LabApi, type LabNodeView } from '../../src/lab/lab/lab-api.js';
 import { procInfo } from '../../src/lab/lab/processes.js';
 import { buildRamdisk, type RamdiskBuild } from '../../src/lab/ramdisk/index.js';
@@ -296,12 +296,12 @@ beforeAll(async () => {
   if (namespaces().includes(NS)) await labDown({ dir: path.join(os.tmpdir(), 'ingot-lab-e2e-leftover'), namespace: NS, force: true, log });
   base = await mkdtemp(path.join(os.tmpdir(), 'ingot-lab-e2e-'));
   const started = Date.now();
-  const agentBundle = path.join(base, 'ingot-agent.mjs');
+  const agentBundle = path.join(base, 'ingot-agent.cjs');
   await promisify(execFile)(process.execPath, ['scripts/bundle-agent.mjs', '--outfile', agentBundle], { cwd: REPO_ROOT, timeout: 60_000 });
   // stay: the deployed machine keeps running after its report, as an active instance does (see the module doc).
   [ramdisk, testImage] = await Promise.all([
-    buildRamdisk({ outDir: path.join(base, 'ramdisk'), cacheDir: CACHE, agentBundle, log }),
-    buildTestImage({ out: path.join(base, 'test-image.img'), cacheDir: CACHE, stay: true, log }),
+    buildRamdisk({ outDir: path.join(base, 'ramdisk'), cacheDir: CACHE, agentBundle, kernelPackage: LAB_KERNEL_PACKAGE, log }),
+    buildTestImage({ out: path.join(base, 'test-image.img'), cacheDir: CACHE, kernelPackage: LAB_KERNEL_PACKAGE, stay: true, log }),
   ]);
   say(`ramdisk ${ramdisk.cached ? 'from the cache' : 'built'} and test image built in ${secs(Date.now() - started)}`);
 }, 300_000);

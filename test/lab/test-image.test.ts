@@ -52,13 +52,13 @@ afterAll(async () => {
 });
 
 describe('lab test image', () => {
-  it('is a 64 MiB disk with syslinux’s MBR and one bootable FAT32 partition at 1 MiB holding the boot files', async () => {
+  it('is a 24 MiB disk with syslinux’s MBR and one bootable FAT16 partition at 1 MiB holding the boot files', async () => {
     const r = await image();
-    expect(r.sizeBytes).toBe(64 * MIB);
+    expect(r.sizeBytes).toBe(24 * MIB);
     const fh = await open(r.out, 'r');
     const sector0 = Buffer.alloc(512);
     try {
-      expect((await fh.stat()).size).toBe(64 * MIB);
+      expect((await fh.stat()).size).toBe(24 * MIB);
       await fh.read(sector0, 0, 512, 0);
     } finally {
       await fh.close();
@@ -68,14 +68,30 @@ describe('lab test image', () => {
     expect(sector0.readUInt16LE(510)).toBe(0xaa55);
     const p1 = sector0.subarray(446, 462);
     expect(p1[0]).toBe(0x80); // bootable
-    expect(p1[4]).toBe(0x0c); // FAT32 (LBA)
+    expect(p1[4]).toBe(0x0e); // FAT16 (LBA)
     expect(p1.readUInt32LE(8)).toBe(2048);
-    expect(p1.readUInt32LE(12)).toBe((63 * MIB) / 512);
+    expect(p1.readUInt32LE(12)).toBe((23 * MIB) / 512);
     expect(sector0.subarray(462, 510).every((b) => b === 0)).toBe(true);
     // mdir is mtools' sibling of mcopy (same package).
     const listing = execFileSync(path.join(path.dirname(tools.mcopy!), 'mdir'), ['-a', '-b', '-i', `${r.out}@@1M`, '::'], { encoding: 'utf8', env: { ...process.env, MTOOLS_SKIP_CHECK: '1' } });
     expect(listing.split('\n').map((l) => l.replace(/^::\//, '').toLowerCase()).filter(Boolean).sort()).toEqual(['initrd.img', 'ldlinux.c32', 'ldlinux.sys', 'syslinux.cfg', 'vmlinuz']);
     expect(r.initramfsBytes).toBeLessThan(4 * MIB);
+  }, 300_000);
+
+  it('gets a FAT32 partition when larger than FAT16 allows (2 GiB)', async () => {
+    const big = await buildTestImage({ out: path.join(work, 'big.img'), sizeMib: 2100, cacheDir: CACHE, log });
+    const sector0 = Buffer.alloc(512);
+    const fh = await open(big.out, 'r');
+    try {
+      await fh.read(sector0, 0, 512, 0);
+    } finally {
+      await fh.close();
+    }
+    expect(sector0[446 + 4]).toBe(0x0c); // FAT32 (LBA)
+    const { mcopy } = requireBuildTools(['mcopy']);
+    const listing = execFileSync(path.join(path.dirname(mcopy!), 'mdir'), ['-b', '-i', `${big.out}@@1M`, '::'], { encoding: 'utf8', env: { ...process.env, MTOOLS_SKIP_CHECK: '1' } });
+    expect(listing).toMatch(/vmlinuz/i);
+    await rm(big.out);
   }, 300_000);
 
   it('recognises a config-2 ISO without mounting it, and nothing else', async () => {

@@ -32,6 +32,7 @@ describe('QEMU command line', () => {
     expect(args.join(' ')).toContain('-accel tcg');
     expect(qemuArgs(spec({ accel: 'kvm' }), qemuPaths('/w'), bootOrder('pxe', 2), null).join(' ')).toContain('-accel kvm');
     expect(args.join(' ')).toContain('-no-shutdown -action reboot=shutdown');
+    expect(args).toContain('virtio-rng-pci');
     expect(args.some((a) => a.startsWith('if=pflash'))).toBe(false);
   });
 

@@ -29,6 +29,8 @@ export const BUILD_TOOLS = {
   busybox: { name: 'busybox', package: 'busybox-static' },
   lsblk: { name: 'lsblk', package: 'util-linux' },
   zstd: { name: 'zstd', package: 'zstd' },
+  lz4: { name: 'lz4', package: 'lz4' },
+  strip: { name: 'strip', package: 'binutils' },
   sfdisk: { name: 'sfdisk', package: 'fdisk' },
   'mkfs.fat': { name: 'mkfs.fat', package: 'dosfstools' },
   syslinux: { name: 'syslinux', package: 'syslinux' },

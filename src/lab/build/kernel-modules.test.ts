@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { moduleLoadOrder, moduleName, parseModulesBuiltin, parseModulesDep } from './kernel-modules.js';
+import { moduleLoadOrder, moduleName, parseModulesBuiltin, parseModulesDep, partitionModules } from './kernel-modules.js';
 
 // The virtio lines of Debian 6.1's modules.dep (as `depmod -b` writes them), plus e1000 and a softdep-free chain.
 const DEP = `kernel/drivers/virtio/virtio.ko:
@@ -33,6 +33,11 @@ describe('kernel modules', () => {
   it('accepts dashes for underscores and skips built-in modules', () => {
     const builtin = parseModulesBuiltin('kernel/net/packet/af_packet.ko\n');
     expect(moduleLoadOrder(parseModulesDep(DEP), ['crc_t10dif', 'af-packet'], builtin).map(base)).toEqual(['crc-t10dif']);
+  });
+
+  it('splits wanted modules into those a kernel flavour has (as modules or built in) and those it lacks', () => {
+    const builtin = parseModulesBuiltin('kernel/drivers/nvme/host/nvme.ko\n');
+    expect(partitionModules(parseModulesDep(DEP), ['virtio_net', 'e1000e', 'nvme', 'crc-t10dif', 'ahci'], builtin)).toEqual({ present: ['virtio_net', 'nvme', 'crc-t10dif'], absent: ['e1000e', 'ahci'] });
   });
 
   it('names modules the kernel does not have', () => {

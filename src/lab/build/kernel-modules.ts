@@ -61,6 +61,17 @@ export function moduleLoadOrder(deps: ModuleDeps, names: readonly string[], buil
   return order;
 }
 
+/**
+ * `names` split into those the kernel has (as a module or built in) and those it lacks: a builder's
+ * default drivers are loaded where a kernel flavour has them (Debian's cloud kernel has no e1000).
+ */
+export function partitionModules(deps: ModuleDeps, names: readonly string[], builtin: ReadonlySet<string>): { present: string[]; absent: string[] } {
+  const present: string[] = [];
+  const absent: string[] = [];
+  for (const raw of names) (deps.has(moduleName(raw)) || builtin.has(moduleName(raw)) ? present : absent).push(raw);
+  return { present, absent };
+}
+
 /** Module names from the text of `modules.builtin` (`kernel/net/packet/af_packet.ko` lines). */
 export function parseModulesBuiltin(text: string): Set<string> {
   return new Set(text.split('\n').map((l) => l.trim()).filter(Boolean).map(moduleName));

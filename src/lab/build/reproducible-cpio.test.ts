@@ -48,4 +48,19 @@ describe('writeReproducibleCpio', () => {
     expect(listing).toMatch(/^lrwxrwxrwx .* bin\/sh -> \/bin\/busybox/m);
     expect(listing.indexOf(' bin\n')).toBeLessThan(listing.indexOf(' bin/busybox\n'));
   });
+
+  it('writes lz4 in the legacy frame format the kernel reads, holding the same archive as gzip', async () => {
+    const tools = requireBuildTools(['busybox', 'lz4']);
+    const root = await tree(0);
+    const [gz, lz] = [`${root}.cpio.gz`, `${root}.cpio.lz4`];
+    dirs.push(gz, lz);
+    await writeReproducibleCpio({ root, out: gz, busybox: tools.busybox!, compression: 'gzip' });
+    const r = await writeReproducibleCpio({ root, out: lz, busybox: tools.busybox!, compression: 'lz4', compressor: tools.lz4! });
+    const bytes = await readFile(lz);
+    expect(r.bytes).toBe(bytes.length);
+    expect(bytes.readUInt32LE(0)).toBe(0x184c2102); // legacy frame magic (lz4 -l)
+    const raw = execFileSync(tools.lz4!, ['-d', '-c'], { input: bytes });
+    expect(raw.equals(gunzipSync(await readFile(gz)))).toBe(true);
+    expect(r.rawBytes).toBe(raw.length);
+  });
 });

@@ -1,7 +1,7 @@
 /**
  * Builds Ingot's deploy ramdisk: Debian's kernel and an initramfs holding busybox, the host's Node
- * (with its shared libraries and loader), `lsblk`, the drivers of virtual and common disks and NICs,
- * and the bundled agent (dist/ingot-agent.mjs), started by a shell `/init` (see ramdisk-init.ts).
+ * (stripped, with its shared libraries and loader), `lsblk`, the drivers of virtual and common disks and NICs,
+ * and the bundled agent (dist/ingot-agent.cjs), started by a shell `/init` (see ramdisk-init.ts).
  *
  * Builds are reproducible (the same inputs give the same bytes) and cached under
  * `<cacheDir>/<inputsHash>/`: the hash covers the kernel package and version, every host file copied
@@ -18,21 +18,22 @@ import { pipeline } from 'node:stream/promises';
 import { fail } from '../../shared/errors.js';
 import { type BuildToolName, requireBuildTools, runTool } from '../build/build-tools.js';
 import { type KernelPackage, fetchDebianKernel, resolveKernelPackage } from '../build/debian-kernel.js';
-import { moduleLoadOrder, parseModulesBuiltin, parseModulesDep } from '../build/kernel-modules.js';
-import { type RamdiskCompression, writeReproducibleCpio } from '../build/reproducible-cpio.js';
+import { moduleLoadOrder, parseModulesBuiltin, parseModulesDep, partitionModules } from '../build/kernel-modules.js';
+import { RAMDISK_COMPRESSIONS, type RamdiskCompression, writeReproducibleCpio } from '../build/reproducible-cpio.js';
 import { copyHostFiles, installBusybox, makeDir, programClosure, writeRootFile } from '../build/rootfs.js';
 import { pruneRamdiskCache } from './ramdisk-cache.js';
 import { RAMDISK_AGENT_PATH, RAMDISK_MODULES_FILE, UDHCPC_SCRIPT_PATH, acpiPowerButtonScript, ramdiskEtcFiles, ramdiskInitScript, udhcpcScript } from './ramdisk-init.js';
 
 /** Bumped whenever the builder's output changes for the same inputs (invalidates every cache entry). */
-export const RAMDISK_BUILDER_VERSION = 1;
+export const RAMDISK_BUILDER_VERSION = 2;
 
 /**
  * Drivers loaded at boot (with their dependencies): virtio PCI, net, block and SCSI; Intel e1000 and
  * e1000e NICs (QEMU's defaults for i440fx and q35); NVMe, AHCI and PIIX disks with sd_mod; the ACPI
  * power button and evdev for acpid; virtio_rng (a VM with `-device virtio-rng-pci` seeds the kernel's
- * random pool at once instead of after seconds, and Node's start waits for it). Debian builds all of them as modules; af_packet (udhcpc's raw
- * socket) is built in.
+ * random pool at once instead of after seconds, and Node's start waits for it). Debian's generic kernel
+ * builds all of them as modules; af_packet (udhcpc's raw socket) is built in. A kernel flavour without
+ * some of them (the cloud kernel has no e1000, e1000e or ahci) gets the others.
  */
 export const RAMDISK_MODULES: readonly string[] = ['virtio_pci', 'virtio_net', 'virtio_blk', 'virtio_scsi', 'e1000', 'e1000e', 'nvme', 'ahci', 'ata_piix', 'sd_mod', 'button', 'evdev', 'virtio_rng'];
 
@@ -49,16 +50,16 @@ export interface BuildRamdiskOptions {
   outDir: string;
   /** Build cache: unpacked kernel packages and one directory per inputs hash. */
   cacheDir: string;
-  /** The bundled agent (`node scripts/bundle-agent.mjs` → dist/ingot-agent.mjs). */
+  /** The bundled agent (`node scripts/bundle-agent.mjs` → dist/ingot-agent.cjs). */
   agentBundle: string;
   log?: (line: string) => void;
   /** The Node binary copied in (default: the one running this, e.g. /usr/bin/node). */
   nodeBinary?: string;
-  /** Kernel metapackage or versioned package (default `linux-image-amd64`). */
+  /** Kernel metapackage or versioned package (default `linux-image-amd64`; `linux-image-cloud-amd64` for VMs). */
   kernelPackage?: string;
-  /** Initramfs compression (default gzip). */
+  /** Initramfs compression (default lz4). */
   compression?: RamdiskCompression;
-  /** Module names loaded after {@link RAMDISK_MODULES}. */
+  /** Module names loaded after {@link RAMDISK_MODULES}; unlike those, the kernel must have each. */
   extraModules?: readonly string[];
   /** Rebuild even when the inputs are cached (the result replaces the cache entry). */
   force?: boolean;
@@ -124,7 +125,6 @@ async function hostFiles(tools: Record<string, string>, nodeBinary: string, agen
 interface ResolvedInputs {
   inputsHash: string;
   kernelPackage: KernelPackage;
-  modules: string[];
   compression: RamdiskCompression;
   tools: Record<string, string>;
   nodeBinary: string;
@@ -135,10 +135,10 @@ interface ResolvedInputs {
 export type RamdiskInputOptions = Pick<BuildRamdiskOptions, 'agentBundle' | 'nodeBinary' | 'kernelPackage' | 'compression' | 'extraModules' | 'signal'>;
 
 async function resolveInputs(opts: RamdiskInputOptions): Promise<ResolvedInputs> {
-  const compression = opts.compression ?? 'gzip';
-  if (compression !== 'gzip' && compression !== 'zstd') throw fail('InvalidParameterValue', `compression: "${String(compression)}" is neither gzip nor zstd`);
-  const needed: BuildToolName[] = ['apt-cache', 'apt-get', 'dpkg-deb', 'depmod', 'ldd', 'busybox', 'lsblk'];
-  if (compression === 'zstd') needed.push('zstd');
+  const compression = opts.compression ?? RAMDISK_COMPRESSIONS[0]!;
+  if (!RAMDISK_COMPRESSIONS.includes(compression)) throw fail('InvalidParameterValue', `compression: "${String(compression)}" is not one of ${RAMDISK_COMPRESSIONS.join(', ')}`);
+  const needed: BuildToolName[] = ['apt-cache', 'apt-get', 'dpkg-deb', 'depmod', 'ldd', 'busybox', 'lsblk', 'strip'];
+  if (compression !== 'gzip') needed.push(compression);
   const tools = requireBuildTools(needed);
   const nodeBinary = opts.nodeBinary ?? process.execPath;
   for (const [what, file] of [['agent bundle', opts.agentBundle], ['Node binary', nodeBinary]] as const) {
@@ -162,7 +162,7 @@ async function resolveInputs(opts: RamdiskInputOptions): Promise<ResolvedInputs>
     files: await Promise.all([...files, ...busybox.map((f) => ({ from: f, to: f }))].map(async (f) => ({ to: f.to, sha256: await sha256File(f.from, opts.signal) }))),
   };
   const inputsHash = createHash('sha256').update(JSON.stringify(inputs)).digest('hex');
-  return { inputsHash, kernelPackage, modules, compression, tools, nodeBinary, files };
+  return { inputsHash, kernelPackage, compression, tools, nodeBinary, files };
 }
 
 /**
@@ -182,7 +182,7 @@ export async function ramdiskInputsHash(opts: RamdiskInputOptions): Promise<stri
 export async function buildRamdisk(opts: BuildRamdiskOptions): Promise<RamdiskBuild> {
   const started = Date.now();
   const log = opts.log ?? (() => {});
-  const { inputsHash, kernelPackage, modules, compression, tools, nodeBinary, files } = await resolveInputs(opts);
+  const { inputsHash, kernelPackage, compression, tools, nodeBinary, files } = await resolveInputs(opts);
   const entry = path.join(opts.cacheDir, inputsHash);
   const outKernel = path.join(opts.outDir, RAMDISK_KERNEL_FILE);
   const outInitramfs = path.join(opts.outDir, RAMDISK_INITRAMFS_FILE);
@@ -227,7 +227,9 @@ export async function buildRamdisk(opts: BuildRamdiskOptions): Promise<RamdiskBu
     // Drivers: the modules and their dependencies, plus a modules.dep for them (so modprobe works too).
     const deps = parseModulesDep(await readFile(path.join(kernel.modulesDir, 'modules.dep'), 'utf8'));
     const builtin = parseModulesBuiltin(await readFile(path.join(kernel.modulesDir, 'modules.builtin'), 'utf8').catch(() => ''));
-    const order = moduleLoadOrder(deps, modules, builtin);
+    const { present, absent } = partitionModules(deps, RAMDISK_MODULES, builtin);
+    if (absent.length > 0) log(`ramdisk: ${kernel.release} has no ${absent.join(', ')}; left out`);
+    const order = moduleLoadOrder(deps, [...present, ...(opts.extraModules ?? [])], builtin);
     const modRoot = `/lib/modules/${kernel.release}`;
     await copyHostFiles(root, order.map((rel) => path.join(kernel.modulesDir, rel)), Object.fromEntries(order.map((rel) => [path.join(kernel.modulesDir, rel), `${modRoot}/${rel}`])));
     for (const f of ['modules.order', 'modules.builtin']) {
@@ -237,6 +239,8 @@ export async function buildRamdisk(opts: BuildRamdiskOptions): Promise<RamdiskBu
     await writeRootFile(root, RAMDISK_MODULES_FILE, `${order.join('\n')}\n`, 0o644);
 
     await copyHostFiles(root, files.map((f) => f.from), Object.fromEntries(files.map((f) => [f.from, f.to])));
+    // Node's symbol table and debug sections (~13 MB) are of no use in the ramdisk; its dynamic symbols stay.
+    await runTool(tools.strip!, [path.join(root, 'usr/bin/node')], { signal: opts.signal });
     const applets = await installBusybox(root, tools.busybox!, tools.ldd!, opts.signal);
     await writeRootFile(root, '/init', ramdiskInitScript(kernel.release), 0o755);
     await writeRootFile(root, UDHCPC_SCRIPT_PATH, udhcpcScript(), 0o755);
@@ -244,7 +248,7 @@ export async function buildRamdisk(opts: BuildRamdiskOptions): Promise<RamdiskBu
     for (const [file, text] of Object.entries(ramdiskEtcFiles())) await writeRootFile(root, file, text, 0o644);
     log(`ramdisk tree: ${order.length} modules, ${applets} busybox applets, Node ${nodeBinary}`);
 
-    const archived = await writeReproducibleCpio({ root, out: path.join(tmp, 'initramfs'), busybox: tools.busybox!, compression, zstd: tools.zstd, signal: opts.signal });
+    const archived = await writeReproducibleCpio({ root, out: path.join(tmp, 'initramfs'), busybox: tools.busybox!, compression, compressor: tools[compression], signal: opts.signal });
     await copyFile(kernel.vmlinuz, path.join(tmp, 'kernel'));
     const manifest: Manifest = { inputsHash, kernelPackage, kernelRelease: kernel.release, rawBytes: archived.rawBytes, entries: archived.entries };
     await writeFile(path.join(tmp, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);

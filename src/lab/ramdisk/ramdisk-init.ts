@@ -6,7 +6,7 @@
  * does), loads the drivers listed in {@link RAMDISK_MODULES_FILE} in order, brings every Ethernet
  * interface up and asks DHCP for an address on all of them at once, starts `acpid` for the power
  * button, writes a minimal udev database from sysfs (serial numbers and WWNs: `lsblk` reads them only
- * from udev, and root device hints match on them), then runs the agent (`node /ingot-agent.mjs`, which
+ * from udev, and root device hints match on them), then runs the agent (`node /ingot-agent.cjs`, which
  * reads /proc/cmdline itself) with its output on the console. When the agent exits the machine powers
  * off. The kernel parameter `ingot.shell` starts a console shell instead of the agent, for debugging.
  *
@@ -20,7 +20,7 @@
 export const RAMDISK_MODULES_FILE = '/etc/ingot/modules';
 
 /** Where the agent bundle lives in the ramdisk. */
-export const RAMDISK_AGENT_PATH = '/ingot-agent.mjs';
+export const RAMDISK_AGENT_PATH = '/ingot-agent.cjs';
 
 /** The udhcpc hook script's path. */
 export const UDHCPC_SCRIPT_PATH = '/etc/udhcpc/default.script';

@@ -4,7 +4,7 @@
  * console that it booted and the hostname of its config drive (see test-image-init.ts). It is what the
  * lab deploys to check that a written image really boots and really got its config drive.
  *
- * Made without loop mounts or root: `sfdisk` writes an MBR with one bootable FAT32 partition at 1 MiB,
+ * Made without loop mounts or root: `sfdisk` writes an MBR with one bootable FAT partition at 1 MiB,
  * syslinux's `mbr.bin` fills the first 440 bytes, `mkfs.fat --offset` formats the partition inside the
  * file, `syslinux --offset --install` installs the boot loader there (through mtools) and `mcopy -i
  * image@@1M` copies the kernel, the initramfs and syslinux.cfg in.
@@ -16,15 +16,17 @@ import path from 'node:path';
 import { fail } from '../../shared/errors.js';
 import { type BuildToolName, requireBuildTools, runTool } from '../build/build-tools.js';
 import { type DebianKernel, fetchDebianKernel } from '../build/debian-kernel.js';
-import { moduleLoadOrder, parseModulesBuiltin, parseModulesDep } from '../build/kernel-modules.js';
+import { moduleLoadOrder, parseModulesBuiltin, parseModulesDep, partitionModules } from '../build/kernel-modules.js';
 import { writeReproducibleCpio } from '../build/reproducible-cpio.js';
 import { copyHostFiles, installBusybox, makeDir, writeRootFile } from '../build/rootfs.js';
 import { TEST_IMAGE_MODULES_FILE, syslinuxConfig, testImageInitScript, testImagePowerButtonScript } from './test-image-init.js';
 
-/** Default image size. */
-export const DEFAULT_TEST_IMAGE_MIB = 64;
-/** Smallest image: FAT32 needs 65525 clusters (32 MiB of 512-byte clusters), plus the first MiB. */
-export const MIN_TEST_IMAGE_MIB = 40;
+/** Default image size: room for Debian's kernel and the initramfs, and little else, so a deploy writes little. */
+export const DEFAULT_TEST_IMAGE_MIB = 24;
+/** Smallest image: FAT16 needs 4085 clusters (2 MiB of 512-byte clusters); the boot files need more anyway. */
+export const MIN_TEST_IMAGE_MIB = 8;
+/** Largest image with a FAT16 partition (at most 65524 clusters of 32 KiB); larger ones get FAT32. */
+const MAX_FAT16_MIB = 2048;
 
 /**
  * Drivers of the disks a config drive can be on (virtio, SCSI, NVMe, AHCI, PIIX disks and CD-ROMs),
@@ -42,7 +44,7 @@ export interface BuildTestImageOptions {
   kernel?: DebianKernel;
   /** Where Debian's kernel is kept when `kernel` is not given. */
   cacheDir?: string;
-  /** Kernel metapackage when fetching (default `linux-image-amd64`). */
+  /** Kernel metapackage when fetching (default `linux-image-amd64`; `linux-image-cloud-amd64` boots faster in VMs). */
   kernelPackage?: string;
   /** Keep running after the report (kernel parameter `ingot.stay`) instead of powering off. */
   stay?: boolean;
@@ -85,7 +87,9 @@ export async function buildTestImage(opts: BuildTestImageOptions): Promise<TestI
     for (const dir of ['bin', 'sbin', 'usr/bin', 'usr/sbin', 'etc', 'proc', 'sys', 'dev', 'mnt', 'tmp', 'var/log', 'var/run']) await makeDir(root, dir);
     const deps = parseModulesDep(await readFile(path.join(kernel.modulesDir, 'modules.dep'), 'utf8'));
     const builtin = parseModulesBuiltin(await readFile(path.join(kernel.modulesDir, 'modules.builtin'), 'utf8').catch(() => ''));
-    const order = moduleLoadOrder(deps, TEST_IMAGE_MODULES, builtin);
+    const { present, absent } = partitionModules(deps, TEST_IMAGE_MODULES, builtin);
+    if (absent.length > 0) log(`test image: ${kernel.release} has no ${absent.join(', ')}; left out`);
+    const order = moduleLoadOrder(deps, present, builtin);
     const modRoot = `/lib/modules/${kernel.release}`;
     await copyHostFiles(root, order.map((rel) => path.join(kernel.modulesDir, rel)), Object.fromEntries(order.map((rel) => [path.join(kernel.modulesDir, rel), `${modRoot}/${rel}`])));
     await writeRootFile(root, TEST_IMAGE_MODULES_FILE, `${order.join('\n')}\n`, 0o644);
@@ -98,11 +102,13 @@ export async function buildTestImage(opts: BuildTestImageOptions): Promise<TestI
     await writeRootFile(tmp, 'syslinux.cfg', syslinuxConfig({ stay: opts.stay ?? false }), 0o644);
 
     const payload = (await stat(kernel.vmlinuz)).size + archived.bytes;
-    // FAT32 with 512-byte clusters: the FATs take ~1/128 of the partition; keep a MiB of slack.
+    // The FATs take at most ~1/128 of the partition; keep a MiB of slack.
     const room = (sizeMib - 1) * MIB * (1 - 1 / 64) - MIB;
     if (payload > room) throw fail('InvalidParameterValue', `sizeMib: ${sizeMib} MiB is too small for the kernel and initramfs (${(payload / MIB).toFixed(1)} MiB)`);
 
-    // The disk: a sparse file with an MBR, one bootable FAT32 (LBA) partition from 1 MiB to the end.
+    // The disk: a sparse file with an MBR, one bootable FAT16 (LBA, type 0x0e) or FAT32 (LBA, type 0x0c)
+    // partition from 1 MiB to the end.
+    const fat = sizeMib <= MAX_FAT16_MIB ? { bits: '16', type: 'e' } : { bits: '32', type: 'c' };
     await mkdir(path.dirname(path.resolve(opts.out)), { recursive: true });
     const tmpOut = `${opts.out}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
     try {
@@ -112,7 +118,7 @@ export async function buildTestImage(opts: BuildTestImageOptions): Promise<TestI
       } finally {
         await fh.close();
       }
-      await runTool(tools.sfdisk!, ['--no-reread', '--no-tell-kernel', '--quiet', tmpOut], { input: `label: dos\nlabel-id: 0x494e474f\nstart=${PART_START_SECTOR}, type=c, bootable\n`, signal: opts.signal });
+      await runTool(tools.sfdisk!, ['--no-reread', '--no-tell-kernel', '--quiet', tmpOut], { input: `label: dos\nlabel-id: 0x494e474f\nstart=${PART_START_SECTOR}, type=${fat.type}, bootable\n`, signal: opts.signal });
       const mbr = await readFile(tools['mbr.bin']!);
       const disk = await open(tmpOut, 'r+');
       try {
@@ -122,7 +128,7 @@ export async function buildTestImage(opts: BuildTestImageOptions): Promise<TestI
         await disk.close();
       }
       const partKib = (sizeMib - 1) * 1024;
-      await runTool(tools['mkfs.fat']!, ['-F', '32', '-n', 'INGOT-TEST', '--invariant', `--offset=${PART_START_SECTOR}`, tmpOut, String(partKib)], { signal: opts.signal });
+      await runTool(tools['mkfs.fat']!, ['-F', fat.bits, '-n', 'INGOT-TEST', '--invariant', `--offset=${PART_START_SECTOR}`, tmpOut, String(partKib)], { signal: opts.signal });
       const mtoolsEnv = { ...process.env, MTOOLS_SKIP_CHECK: '1' };
       await runTool(tools.syslinux!, ['--offset', String(PART_START_SECTOR * 512), '--install', tmpOut], { env: mtoolsEnv, signal: opts.signal });
       const image = `${tmpOut}@@${PART_START_SECTOR * 512}`;
