@@ -6,7 +6,7 @@
  * Builds are reproducible (the same inputs give the same bytes) and cached under
  * `<cacheDir>/<inputsHash>/`: the hash covers the kernel package and version, every host file copied
  * in (Node, busybox, lsblk and their libraries, by content), the agent bundle, the scripts, the module
- * list, the compression and {@link RAMDISK_BUILDER_VERSION}. A build whose inputs are cached costs
+ * list, the compression, the `strip` and compressor programs and {@link RAMDISK_BUILDER_VERSION}. A build whose inputs are cached costs
  * resolving the kernel package (one `apt-cache` run, ~1.5 s where apt keeps no binary cache), hashing
  * (~0.5 s, mostly Node's 99 MB) and a copy to `outDir`: ~2 s.
  */
@@ -160,6 +160,8 @@ async function resolveInputs(opts: RamdiskInputOptions): Promise<ResolvedInputs>
     acpi: acpiPowerButtonScript(),
     etc: ramdiskEtcFiles(),
     files: await Promise.all([...files, ...busybox.map((f) => ({ from: f, to: f }))].map(async (f) => ({ to: f.to, sha256: await sha256File(f.from, opts.signal) }))),
+    // The programs that rewrite bytes on the way in: another strip or compressor may write others.
+    programs: await Promise.all(['strip', compression].filter((t) => t !== 'gzip').map(async (t) => ({ tool: t, sha256: await sha256File(tools[t]!, opts.signal) }))),
   };
   const inputsHash = createHash('sha256').update(JSON.stringify(inputs)).digest('hex');
   return { inputsHash, kernelPackage, compression, tools, nodeBinary, files };
