@@ -5,7 +5,7 @@
  * inspection or lookup failed, 2 bad configuration.
  */
 import { readFile } from 'node:fs/promises';
-import type { Inventory } from '../protocol/agent/inventory.js';
+import type { Inventory, InventoryInterface } from '../protocol/agent/inventory.js';
 import type { HardwareProfile } from '../protocol/hardware/profile.js';
 import { IngotError, messageOf } from '../shared/errors.js';
 import { type AgentConfig, agentUsage, loadAgentConfig } from './config.js';
@@ -55,7 +55,7 @@ async function chooseManager(config: AgentConfig, system: AgentSystem): Promise<
 }
 
 /** Serves the deploy API (after a lookup unless standalone) until a command ends the agent. */
-async function runDeploy(config: AgentConfig, chosen: ChosenManager, system: AgentSystem, inventory: Inventory, nodeUuid: string | null, env: AgentEnv, log: (m: string) => void): Promise<number> {
+async function runDeploy(config: AgentConfig, chosen: ChosenManager, system: AgentSystem, interfaces: readonly InventoryInterface[], nodeUuid: string | null, env: AgentEnv, log: (m: string) => void): Promise<number> {
   let host: DeployHost;
   try {
     host = chosen.profile ? simulatedDeployHost(chosen.profile, { diskFiles: parseSimulatedDisks(config.simulatedDisks, chosen.profile) }) : linuxDeployHost(system, chosen.manager);
@@ -68,7 +68,7 @@ async function runDeploy(config: AgentConfig, chosen: ChosenManager, system: Age
       apiUrl: config.standalone ? null : config.apiUrl,
       host,
       system,
-      addresses: inventory.interfaces.map((i) => i.mac_address).filter((m) => m),
+      addresses: interfaces.map((i) => i.mac_address).filter((m) => m),
       nodeUuid,
       listenHost: config.listenHost,
       listenPort: config.listenPort,
@@ -161,6 +161,8 @@ export async function runAgent(args: string[], env: AgentEnv): Promise<number> {
     }
   }
   if (!deploying) return 0;
-  inventory ??= (await manager.collectInventory()).inventory;
-  return runDeploy(config, chosen, system, inventory, nodeUuid, env, log);
+  // The lookup needs the MACs only: without an inspection first, read the network interfaces, not the
+  // whole inventory (disks, memory, BMC: most of a second in an emulated ramdisk).
+  const interfaces = inventory?.interfaces ?? (await manager.listInterfaces());
+  return runDeploy(config, chosen, system, interfaces, nodeUuid, env, log);
 }

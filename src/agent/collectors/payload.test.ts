@@ -98,7 +98,7 @@ describe('buildInspectionPayload', () => {
   });
 
   it('sends error and an empty inventory when the hardware manager itself throws', async () => {
-    const broken: HardwareManager = { name: 'broken', version: '0', collectInventory: async () => { throw new Error('boom'); } };
+    const broken: HardwareManager = { name: 'broken', version: '0', collectInventory: async () => { throw new Error('boom'); }, listInterfaces: async () => [] };
     const system = fakeSystem();
     const { payload } = await buildInspectionPayload(loadAgentConfig('', []), broken, system);
     expect(payload.error).toBe('hardware manager broken failed: boom');

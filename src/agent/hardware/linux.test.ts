@@ -70,6 +70,15 @@ describe('linuxHardwareManager on a fake machine', () => {
     expect(inventory.hostname).toBe('node-1');
   });
 
+  it('lists the network interfaces alone, as the inventory has them, without running a tool', async () => {
+    const system = fakeSystem(fullMachine());
+    const manager = linuxHardwareManager(system);
+    const interfaces = await manager.listInterfaces();
+    expect(system.calls).toEqual([]);
+    expect(interfaces).toEqual((await manager.collectInventory()).inventory.interfaces);
+    expect(interfaces.map((i) => i.mac_address)).toEqual(['52:54:00:aa:bb:cc']);
+  });
+
   it('prefers SMBIOS memory devices, then dmidecode, over memory blocks', async () => {
     const spec = fullMachine();
     spec.tools = { ...spec.tools, dmidecode: () => '\tSize: 8 GB\n\tSize: 8 GB\n' };

@@ -24,6 +24,7 @@ export function linuxHardwareManager(system: AgentSystem, options: LinuxManagerO
   return {
     name: 'ingot_linux_hardware_manager',
     version: '1.0',
+    listInterfaces: () => readInterfaces(system, []),
     async collectInventory(): Promise<InventoryResult> {
       const problems: string[] = [];
       const [cpu, memory, disks, interfaces, systemVendor, bootMode, bmc] = await Promise.all([

@@ -1,5 +1,5 @@
 /** The one contract every hardware manager fulfils: report the machine's inventory. */
-import type { Inventory } from '../../protocol/agent/inventory.js';
+import type { Inventory, InventoryInterface } from '../../protocol/agent/inventory.js';
 
 /** An inventory plus what could not be found out, in words an operator can act on. */
 export interface InventoryResult {
@@ -15,4 +15,9 @@ export interface HardwareManager {
   readonly version: string;
   /** Collects the inventory; never throws for missing tools or files, it reports them in `problems`. */
   collectInventory(): Promise<InventoryResult>;
+  /**
+   * The network interfaces only, as in the inventory: what a lookup needs (their MACs), without reading
+   * disks, memory or the BMC. In a ramdisk under emulation that is most of a second sooner.
+   */
+  listInterfaces(): Promise<InventoryInterface[]>;
 }

@@ -87,6 +87,9 @@ export function simulatedHardwareManager(profile: HardwareProfile, options: Simu
     async collectInventory() {
       return { inventory: profileInventory(profile, options), problems: [] };
     },
+    async listInterfaces() {
+      return profileInventory(profile, options).interfaces;
+    },
   };
 }
 
