@@ -12,6 +12,7 @@ import { HIDDEN_AGENT_TOKEN, type HeartbeatRequest } from '../protocol/agent/loo
 import { S, type ProvisionState } from '../domain/states.js';
 import { isoTime } from '../shared/clock.js';
 import { fail, messageOf } from '../shared/errors.js';
+import { pendingCommand } from './flows/agent-boot.js';
 import { continueAgentFlow, heartbeatContinues } from './flows/agent-continue.js';
 import { provisionFailureHandlers } from './flows/phases.js';
 import { startFlow } from './flows/run.js';
@@ -161,6 +162,41 @@ function continueInWorker(task: Task): boolean {
   }
   startFlow(task, slot, name, provisionFailureHandlers(task, (signal) => continueAgentFlow(task, signal)));
   return true;
+}
+
+/**
+ * When, after a command is sent, the watch looks at it (ms between looks): ~3 s in all. Short commands
+ * (erase_devices_metadata takes a second, writing a small image a few) are then taken at once instead of
+ * at the agent's next heartbeat, which comes at least 5 s after the previous one.
+ */
+const COMMAND_WATCH_MS = [100, 200, 400, 800, 1500];
+
+/**
+ * Watches the command a step just sent while its flow waits for the agent: looks at it a few times
+ * ({@link COMMAND_WATCH_MS}) holding nothing, and once it has finished continues the flow as the agent's
+ * heartbeat would. A busy node (the flow still saving, a heartbeat being taken) is looked at again; a
+ * conductor that stops meanwhile leaves the node waiting for the heartbeat, as without the watch.
+ */
+export function watchAgentCommand(ctx: ConductorContext, node: Node, command: string): void {
+  const watch = async (): Promise<void> => {
+    for (const delay of COMMAND_WATCH_MS) {
+      await new Promise((resolve) => setTimeout(resolve, delay).unref());
+      const result = await ctx.agent.lastCommand(node, command).catch(() => null);
+      if (!result || result.command_status === 'RUNNING') continue;
+      const task = await Task.acquire(ctx, node.uuid).catch(() => null);
+      if (!task) continue;
+      let handedOver = false;
+      try {
+        // Another step's command, or a heartbeat took this one already.
+        if (pendingCommand(task)?.command !== command) return;
+        handedOver = continueInWorker(task);
+        return;
+      } finally {
+        if (!handedOver) await task.release();
+      }
+    }
+  };
+  watch().catch((err: unknown) => ctx.logger.debug({ node: node.uuid }, `watching the agent's ${command}: ${messageOf(err)}`));
 }
 
 /** Forgets the agent token and URL (a new ramdisk boot must look the node up again), as Ironic's `wipe_token_and_url`. */

@@ -91,7 +91,7 @@ describe('deploy ramdisk', () => {
     log(`ramdisk: initramfs ${b.sizeBytes} bytes (${b.rawBytes} unpacked), kernel ${b.kernelBytes} bytes; rebuild ${b.durationMs} ms, cached ${c.durationMs} ms`);
 
     // Another agent is another ramdisk.
-    const other = path.join(work, 'other-agent.mjs');
+    const other = path.join(work, 'other-agent.cjs');
     await writeFile(other, `${await readFile(agentBundle, 'utf8')}\n// changed\n`);
     expect(await ramdiskInputsHash({ agentBundle: other })).not.toBe(a.inputsHash);
     expect(await ramdiskInputsHash({ agentBundle })).toBe(a.inputsHash);

@@ -6,13 +6,11 @@
  * power it on into the deployed OS. Any other step of the deploy interface is the agent's: it is sent as
  * `clean.execute_clean_step` / `deploy.execute_deploy_step` and the flow waits for its result.
  */
-import type { Json, JsonObject } from '../../domain/node.js';
+import type { JsonObject } from '../../domain/node.js';
 import type { DefaultStep } from '../../drivers/interfaces/deploy.js';
-import { AGENT_COMMANDS, type AgentCommandResult } from '../../protocol/agent/commands.js';
-import { isoTime, sleep } from '../../shared/clock.js';
-import { fail } from '../../shared/errors.js';
-import { commandErrorText } from '../../drivers/agent/client.js';
-import { collectAgentLogs } from '../agent-logs.js';
+import { AGENT_COMMANDS } from '../../protocol/agent/commands.js';
+import { isoTime } from '../../shared/clock.js';
+import { watchAgentCommand } from '../agent-callbacks.js';
 import { agentImageFor } from '../agent-image.js';
 import type { Task } from '../task.js';
 import { endAgentRamdisk, setPendingCommand } from './agent-boot.js';
@@ -29,36 +27,14 @@ function nodeForAgent(task: Task): JsonObject {
   return { uuid: n.uuid, name: n.name, properties: n.properties, instance_info: instance, driver_internal_info: internal };
 }
 
-async function writeImage(task: Task, signal: AbortSignal): Promise<'wait' | void> {
+async function writeImage(task: Task, signal: AbortSignal): Promise<'wait'> {
   const image = await agentImageFor(task.ctx, task.node, signal);
   await task.record('deploy', `image ${image.image_info.urls[0]} handed to the agent${image.served ? ' (served by Ingot)' : ''}${image.configdrive ? ' with a config drive' : ''}`, 'INFO', null);
   const sent = isoTime(task.ctx.clock.now());
   await task.ctx.agent.command(task.node, AGENT_COMMANDS.prepareImage, { image_info: image.image_info, configdrive: image.configdrive }, { signal });
-  const result = await quickResult(task, 'prepare_image', signal);
-  if (result) return acceptCommandResult(task, 'deploy', 'deploy.write_image', result);
   setPendingCommand(task, { command: 'prepare_image', step: 'deploy.write_image', started_at: sent });
+  watchAgentCommand(task.ctx, task.node, 'prepare_image');
   return 'wait';
-}
-
-/** `root_uuid=<id>` of IPA's prepare_image message. */
-function rootUuidOf(result: unknown): string | null {
-  const m = typeof result === 'string' ? /root_uuid=(\S+)/.exec(result) : null;
-  return m ? (m[1] as string) : null;
-}
-
-/**
- * Takes the finished command of a step: throws with the agent's own error when it failed; after
- * `prepare_image`, notes the written image (whole disk, its root UUID) and keeps the agent's logs.
- */
-export async function acceptCommandResult(task: Task, kind: StepKind, step: string, result: AgentCommandResult): Promise<void> {
-  if (result.command_status !== 'SUCCEEDED') throw fail('DriverOperationError', `The agent failed ${kind} step ${step}: ${commandErrorText(result)}`);
-  if (result.command_name !== 'prepare_image') return;
-  const root = rootUuidOf(result.command_result);
-  const info: Record<string, Json> = { ...task.node.driver_internal_info, is_whole_disk_image: true };
-  if (root) info.root_uuid_or_disk_id = root;
-  task.set({ driver_internal_info: info });
-  await task.record('deploy', `agent: ${typeof result.command_result === 'string' ? result.command_result : 'image written'}`, 'INFO', null);
-  await collectAgentLogs(task, 'success');
 }
 
 const CONDUCTOR_DEPLOY_STEPS: Readonly<Record<string, ConductorStep>> = {
@@ -115,27 +91,7 @@ export async function runAgentStep(task: Task, kind: StepKind, step: Step, signa
   const agentStep = { interface: step.interface, step: step.step, priority: step.priority, args: step.args, reboot_requested: false, abortable: false };
   const sent = isoTime(task.ctx.clock.now());
   await task.ctx.agent.command(task.node, name, { step: agentStep, node: nodeForAgent(task), ports: [], [`${kind}_version`]: null }, { signal });
-  const result = await quickResult(task, command, signal);
-  if (result) return acceptCommandResult(task, kind, `${step.interface}.${step.step}`, result);
-  // The step's duration in history counts from the command, the quick polls included.
   setPendingCommand(task, { command, step: `${step.interface}.${step.step}`, started_at: sent });
+  watchAgentCommand(task.ctx, task.node, command);
   return 'wait';
-}
-
-/**
- * Waits after a step's command, this long in total, for a result before the flow waits for a heartbeat:
- * short steps (erase_devices_metadata takes a second, writing a small image a few) then go on at once
- * instead of after the agent's next heartbeat, which comes at least 5 s after the previous one.
- */
-const QUICK_RESULT_POLLS_MS = [100, 200, 400, 800, 1500];
-
-/** The command's result when it finished within {@link QUICK_RESULT_POLLS_MS}; null when it still runs. */
-async function quickResult(task: Task, command: string, signal: AbortSignal): Promise<AgentCommandResult | null> {
-  for (const delay of QUICK_RESULT_POLLS_MS) {
-    await sleep(delay, signal);
-    // An agent that does not answer now is followed at its heartbeats, as any other.
-    const result = await task.ctx.agent.lastCommand(task.node, command, signal).catch(() => null);
-    if (result && result.command_status !== 'RUNNING') return result;
-  }
-  return null;
 }

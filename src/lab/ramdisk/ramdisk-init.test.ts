@@ -23,7 +23,7 @@ describe('ramdisk scripts', () => {
     expect(init).toContain(`done < ${RAMDISK_MODULES_FILE}`);
     expect(init).toMatch(/trap '.*' USR2/);
     expect(init).toMatch(/trap '.*reboot -f' TERM/);
-    expect(init).toMatch(/node \/ingot-agent\.mjs &\nagent=\$!/);
+    expect(init).toMatch(/node \/ingot-agent\.cjs &\nagent=\$!/);
     expect(init.trimEnd().split('\n').pop()).toBe('off "agent exited with status $rc"');
     // Template interpolation leaves no JavaScript behind.
     expect(init).not.toMatch(/undefined|\[object/);
