@@ -35,6 +35,8 @@ export class AgentMachine {
   agent: DeployAgent | null = null;
   /** The agent dies once it has accepted a command (mid-write): no more heartbeats, no answers. */
   stall = false;
+  /** Shortest gap between the agent's heartbeats, also before the one it sends when a command finishes. */
+  heartbeatMinIntervalMs = 200;
   private starting = false;
   private readonly timer: NodeJS.Timeout;
 
@@ -66,7 +68,7 @@ export class AgentMachine {
     if (this.agent || !waiting || stalls) return;
     this.starting = true;
     try {
-      this.agent = await startSimulatedDeployAgent({ profile: this.profile, apiUrl: this.apiUrl, disks: { '/dev/sda': this.disk }, heartbeatMinIntervalMs: 200, lookupTimeoutMs: 20_000 });
+      this.agent = await startSimulatedDeployAgent({ profile: this.profile, apiUrl: this.apiUrl, disks: { '/dev/sda': this.disk }, heartbeatMinIntervalMs: this.heartbeatMinIntervalMs, lookupTimeoutMs: 20_000 });
     } finally {
       this.starting = false;
     }
