@@ -23,12 +23,13 @@ import { parseArgs } from 'node:util';
 import { tftpGet } from '../src/boot/tftp/client.js';
 import { LAB_KERNEL_PACKAGE, labDown, labUp, type Lab } from '../src/lab/lab/index.js';
 import { LAB_NET } from '../src/lab/lab/layout.js';
+import { RAMDISK_COMPRESSIONS } from '../src/lab/build/reproducible-cpio.js';
 import { buildRamdisk, type RamdiskCompression } from '../src/lab/ramdisk/index.js';
 import { buildTestImage, TEST_IMAGE_BOOTED_MARKER } from '../src/lab/test-image/index.js';
 import { median } from './http-load.js';
 
 const { values: opts } = parseArgs({
-  options: { machines: { type: 'string', default: '4' }, compression: { type: 'string', default: 'lz4' }, 'kernel-package': { type: 'string', default: LAB_KERNEL_PACKAGE }, 'memory-mib': { type: 'string', default: '768' }, dir: { type: 'string' }, json: { type: 'string' } },
+  options: { machines: { type: 'string', default: '4' }, compression: { type: 'string', default: RAMDISK_COMPRESSIONS[0] }, 'kernel-package': { type: 'string', default: LAB_KERNEL_PACKAGE }, 'memory-mib': { type: 'string', default: '768' }, dir: { type: 'string' }, json: { type: 'string' } },
 });
 const machines = Number(opts.machines);
 const GOAL = { inspect: 25, deploy: 35 };

@@ -9,6 +9,7 @@ import { Command, Option } from 'commander';
 import { registerClientCommands } from '../cli/index.js';
 import type { BmcFlags } from './bmc.js';
 import type { LabDownFlags, LabStatusFlags, LabUpFlags, RamdiskBuildFlags, TestImageFlags } from './lab.js';
+import { RAMDISK_COMPRESSIONS } from '../lab/build/reproducible-cpio.js';
 import { createLogger } from '../shared/logger.js';
 import { loadConfig } from './load-config.js';
 import { untilSignal } from './until-signal.js';
@@ -100,7 +101,7 @@ function registerLabCommands(program: Command): void {
     .option('--cache-dir <dir>', 'build cache (Debian\'s kernel, built ramdisks)', CACHE_DIR)
     .option('--agent <file>', 'the bundled agent (default: dist/ingot-agent.cjs of this Ingot)')
     .option('--kernel-package <name>', 'kernel package (default linux-image-amd64; linux-image-cloud-amd64 boots VMs faster)')
-    .addOption(new Option('--compression <kind>', 'initramfs compression (lz4 unpacks fastest)').choices(['lz4', 'gzip', 'zstd']).default('lz4'))
+    .addOption(new Option('--compression <kind>', 'initramfs compression (lz4 unpacks fastest)').choices(RAMDISK_COMPRESSIONS).default(RAMDISK_COMPRESSIONS[0]))
     .option('--force', 'rebuild even when the inputs are cached')
     .option('--json', 'print the result as JSON')
     .action(async (flags: RamdiskBuildFlags) => (await lab()).ramdiskBuildCommand(flags));
