@@ -18,12 +18,15 @@
  * SHUTDOWN {reason: "guest-reset"} instead of resetting; the back-end answers it by booting a fresh QEMU
  * with the then-current override, so a one-time override set while the OS runs is used by its next reboot.
  * A guest power-off (`-no-shutdown`) leaves QEMU stopped with status "shutdown", which reads as off.
+ *
+ * Every boot answers iPXE's 2 s "Press Ctrl-B" prompt with a key press (ipxe-prompt.ts).
  */
-import { copyFileSync, existsSync, mkdirSync, openSync, closeSync, ftruncateSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, openSync, closeSync, ftruncateSync, rmSync, statSync } from 'node:fs';
 import { IngotError } from '../../shared/errors.js';
 import { BootState } from '../boot-events.js';
 import { NO_FAULTS, type BootEvent, type Machine, type MachinePower, type VirtualMediaState } from '../machine.js';
 import { bootOrder, CDROM_ID, localMediaPath, qemuArgs, qemuPaths, type QemuPaths } from './command-line.js';
+import { answerIpxePrompts } from './ipxe-prompt.js';
 import { QemuProcess } from './process.js';
 import type { QmpEvent } from './qmp.js';
 import { qemuProfile, resolveSpec, type QemuMachineSpec } from './spec.js';
@@ -120,6 +123,7 @@ export function qemuMachine(spec: QemuMachineSpec): QemuMachine {
     // an override set while QEMU starts applies to the next boot, not half to this one.
     const before = boot.override;
     const device = boot.take();
+    const serialFrom = existsSync(paths.serialLog) ? statSync(paths.serialLog).size : 0;
     let p: QemuProcess;
     try {
       p = await QemuProcess.start({
@@ -139,6 +143,12 @@ export function qemuMachine(spec: QemuMachineSpec): QemuMachine {
     }
     proc = p;
     p.qmp.onEvent((event) => onEvent(p, event));
+    answerIpxePrompts({
+      serialLog: paths.serialLog,
+      from: serialFrom,
+      pressKey: () => p.qmp.execute('send-key', { keys: [{ type: 'qcode', data: 'spc' }] }),
+      running: () => proc === p && p.running && !closed,
+    });
     // QEMU ending on its own (killed, crashed) is a power off too.
     void p.exited.then(() => {
       if (!endedByUs.has(p) && !closed) poweredOff();

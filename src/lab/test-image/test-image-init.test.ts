@@ -18,7 +18,7 @@ describe('test image scripts', () => {
   });
 
   it('boots the kernel with a serial console and no_timer_check, staying up only when asked', () => {
-    expect(syslinuxConfig({ stay: false })).toMatch(/^ {2}APPEND console=ttyS0,115200 no_timer_check panic=10$/m);
+    expect(syslinuxConfig({ stay: false })).toMatch(/^ {2}APPEND console=ttyS0,115200 no_timer_check pci=noacpi panic=10$/m);
     expect(syslinuxConfig({ stay: true })).toMatch(/APPEND .* ingot\.stay$/m);
   });
 });

@@ -106,8 +106,10 @@ export function testImagePowerButtonScript(): string {
 }
 
 /**
- * The syslinux configuration: boot /vmlinuz with /initrd.img at once, serial console on ttyS0, and
- * `no_timer_check` (QEMU TCG guests sometimes panic in the IO-APIC timer check when the host is busy).
+ * The syslinux configuration: boot /vmlinuz with /initrd.img at once, serial console on ttyS0,
+ * `no_timer_check` (QEMU TCG guests sometimes panic in the IO-APIC timer check when the host is busy)
+ * and `pci=noacpi` (PCI interrupts from the BIOS's PIR table: ACPI's interrupt links cost the boot ~1 s
+ * of AML under TCG; the image is made for QEMU machines, see LAB_KERNEL_APPEND_PARAMS).
  */
 export function syslinuxConfig(opts: { stay: boolean }): string {
   return [
@@ -118,7 +120,7 @@ export function syslinuxConfig(opts: { stay: boolean }): string {
     'LABEL ingot',
     '  LINUX /vmlinuz',
     '  INITRD /initrd.img',
-    `  APPEND console=ttyS0,115200 no_timer_check panic=10${opts.stay ? ` ${TEST_IMAGE_STAY_PARAM}` : ''}`,
+    `  APPEND console=ttyS0,115200 no_timer_check pci=noacpi panic=10${opts.stay ? ` ${TEST_IMAGE_STAY_PARAM}` : ''}`,
     '',
   ].join('\n');
 }
