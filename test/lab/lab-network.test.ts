@@ -132,7 +132,7 @@ describe('ingot lab', () => {
       const node = await call<Record<string, unknown> & { driver_info: Record<string, unknown> }>('GET', `/v1/nodes/${n.uuid}`);
       expect(node).toMatchObject({ name: n.name, driver: n.driver, provision_state: 'enroll', boot_interface: 'ipxe', inspect_interface: 'agent' });
       expect(node.driver_info).toMatchObject({
-        deploy_kernel: `file://${state.files.kernel}`, deploy_ramdisk: `file://${state.files.initramfs}`, kernel_append_params: 'console=ttyS0 no_timer_check',
+        deploy_kernel: `file://${state.files.kernel}`, deploy_ramdisk: `file://${state.files.initramfs}`, kernel_append_params: 'console=ttyS0 no_timer_check pci=noacpi',
       });
       expect(node.driver_info[n.driver === 'redfish' ? 'redfish_address' : 'ipmi_address']).toMatch(/10\.77\.0\.1/);
       expect(node.driver_info.console_log_file).toBe(path.join(state.files.vm_dir, n.name, 'serial.log'));
