@@ -18,12 +18,13 @@
  * the test image in os.tmpdir()/ingot-lab-cache.
  */
 import { createHash } from 'node:crypto';
-import { copyFile, mkdtemp, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { qemuPaths } from '../src/bmc/qemu/command-line.js';
+import { readFrom } from '../src/shared/read-from.js';
 import { tftpGet } from '../src/boot/tftp/client.js';
 import { LAB_KERNEL_PACKAGE, labDown, labUp, type Lab } from '../src/lab/lab/index.js';
 import { LAB_NET } from '../src/lab/lab/layout.js';
@@ -65,18 +66,10 @@ class SerialWatch {
     this.startedAt = Date.now();
   }
   async poll(): Promise<void> {
-    const handle = await open(this.file, 'r').catch(() => undefined);
-    if (!handle) return;
-    try {
-      const { size: end } = await handle.stat();
-      if (end <= this.offset) return;
-      const buf = Buffer.alloc(end - this.offset);
-      const { bytesRead } = await handle.read(buf, 0, buf.length, this.offset);
-      this.offset += bytesRead;
-      this.text += buf.subarray(0, bytesRead).toString('latin1');
-    } finally {
-      await handle.close();
-    }
+    const bytes = await readFrom(this.file, this.offset).catch(() => Buffer.alloc(0));
+    if (bytes.length === 0) return;
+    this.offset += bytes.length;
+    this.text += bytes.toString('latin1');
     const now = Date.now();
     for (const [mark, re] of Object.entries(MARKS) as [Mark, RegExp][]) if (!this.seen.has(mark) && re.test(this.text)) this.seen.set(mark, now);
   }

@@ -6,7 +6,7 @@
  * shows, as an operator at the console would: each network boot of a lab machine starts 2 s sooner,
  * and nothing else changes (Space reaches no other prompt: the watch ends with QEMU or after a minute).
  */
-import { open } from 'node:fs/promises';
+import { readFrom } from '../../shared/read-from.js';
 
 /** The text iPXE prints while it waits. */
 export const IPXE_PROMPT = 'Press Ctrl-B for the iPXE command line';
@@ -46,17 +46,9 @@ export function answerIpxePrompts(watch: IpxePromptWatch): () => void {
   };
 
   const readNew = async (): Promise<string> => {
-    const file = await open(watch.serialLog, 'r');
-    try {
-      const { size } = await file.stat();
-      if (size <= offset) return '';
-      const buf = Buffer.alloc(size - offset);
-      const { bytesRead } = await file.read(buf, 0, buf.length, offset);
-      offset += bytesRead;
-      return buf.subarray(0, bytesRead).toString('latin1');
-    } finally {
-      await file.close();
-    }
+    const bytes = await readFrom(watch.serialLog, offset);
+    offset += bytes.length;
+    return bytes.toString('latin1');
   };
 
   const poll = async () => {
