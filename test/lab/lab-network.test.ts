@@ -178,7 +178,7 @@ describe('ingot lab', () => {
       expect(serial).toContain(`http://10.77.0.1:8088/${n.uuid}/`);
     });
     const script = await readFile(path.join(state.files.data_dir, 'httpboot', 'pxelinux.cfg', '52-54-00-77-00-01'), 'utf8');
-    expect(script).toMatch(/kernel http:\/\/10\.77\.0\.1:8088\/\S+ .*console=ttyS0 no_timer_check ipa-api-url=http:\/\/10\.77\.0\.1:6385 /);
+    expect(script).toMatch(/kernel http:\/\/10\.77\.0\.1:8088\/\S+ .*console=ttyS0 no_timer_check pci=noacpi ipa-api-url=http:\/\/10\.77\.0\.1:6385 /);
     const running = await labProcesses(state.dir);
     expect(running.filter((p) => /qemu-system/.test(p.cmdline))).toHaveLength(2);
     expect(running.filter((p) => /dnsmasq/.test(p.cmdline))).toHaveLength(1);
