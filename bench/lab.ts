@@ -28,6 +28,7 @@ import { readFrom } from '../src/shared/read-from.js';
 import { tftpGet } from '../src/boot/tftp/client.js';
 import { LAB_KERNEL_PACKAGE, labDown, labUp, type Lab } from '../src/lab/lab/index.js';
 import { LAB_NET } from '../src/lab/lab/layout.js';
+import { procInfo } from '../src/lab/lab/processes.js';
 import { RAMDISK_COMPRESSIONS } from '../src/lab/build/reproducible-cpio.js';
 import { buildRamdisk, type RamdiskCompression } from '../src/lab/ramdisk/index.js';
 import { buildTestImage, TEST_IMAGE_BOOTED_MARKER } from '../src/lab/test-image/index.js';
@@ -87,7 +88,7 @@ const size = (file: string): Promise<number> => stat(file).then((st) => st.size,
 
 /**
  * The CPU time (user + system) of one machine's QEMU processes since `start()`, read from
- * /proc/<pid>/stat with the PID of the machine's qemu.pid at each poll: every boot is a fresh QEMU, so
+ * /proc (`procInfo`) with the PID of the machine's qemu.pid at each poll: every boot is a fresh QEMU, so
  * the processes of one phase are summed. Under TCG this is the guest's work plus QEMU's device emulation.
  */
 class GuestCpu {
@@ -105,12 +106,8 @@ class GuestCpu {
   }
   private async read(): Promise<{ pid: number; ticks: number } | null> {
     const pid = Number((await readFile(this.pidFile, 'utf8').catch(() => '')).trim());
-    if (!pid) return null;
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
-    // The fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ticks = Number(fields[11]) + Number(fields[12]);
-    return Number.isFinite(ticks) ? { pid, ticks } : null;
+    const info = pid ? await procInfo(pid) : undefined;
+    return info ? { pid, ticks: info.cpuTicks } : null;
   }
   /** CPU seconds so far (Linux's USER_HZ is 100). */
   seconds(): number {

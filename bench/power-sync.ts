@@ -15,6 +15,7 @@ import { driverInfoFor } from '../src/bmc/inventory.js';
 import { createConductor } from '../src/conductor/conductor.js';
 import { syncPowerStatesOnce } from '../src/conductor/periodics/power-sync.js';
 import { openStore } from '../src/db/open-store.js';
+import { procInfo } from '../src/lab/lab/processes.js';
 import { silentLogger } from '../src/shared/logger.js';
 import { freePort, memoryMiB, spawnServer, type ChildServer } from './child.js';
 import { runCount } from './http-load.js';
@@ -36,10 +37,11 @@ function log(line: string): void {
   process.stdout.write(`${line}\n`);
 }
 
-/** CPU seconds (user + system) a process has used, from /proc/PID/stat. */
+/** CPU seconds (user + system) a process has used. */
 async function cpuSeconds(pid: number): Promise<number> {
-  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]?.split(' ') ?? [];
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+  const info = await procInfo(pid);
+  if (!info) throw new Error(`process ${pid} is gone: no CPU time to read`);
+  return info.cpuTicks / 100;
 }
 
 async function startFleet(count: number, dir: string): Promise<{ child: ChildServer; inventory: InventoryEntry[] }> {

@@ -25,6 +25,14 @@ describe('lab processes', () => {
     expect(await stillRunning(id)).toBe(false);
   });
 
+  it('reads the CPU time a process has used', async () => {
+    const before = (await procInfo(process.pid))!.cpuTicks;
+    for (const end = Date.now() + 300; Date.now() < end; ); // busy for 0.3 s
+    const after = (await procInfo(process.pid))!.cpuTicks;
+    expect(after - before).toBeGreaterThanOrEqual(10);
+    expect(after - before).toBeLessThan(300);
+  });
+
   it('stops with SIGTERM, falls back to SIGKILL, and leaves what is gone alone', async () => {
     const polite = sleeper(false);
     const stubborn = sleeper(true);

@@ -24,6 +24,8 @@ export interface ProcInfo {
   cmdline: string;
   startTicks: number;
   state: string;
+  /** CPU time used so far, user + system, in clock ticks (/proc/PID/stat fields 14 and 15; 100 a second). */
+  cpuTicks: number;
 }
 
 /** How many characters of the command line are recorded. */
@@ -41,7 +43,7 @@ export async function procInfo(pid: number): Promise<ProcInfo | undefined> {
   const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   const state = rest[0] ?? '?';
   if (state === 'Z' || state === 'X') return undefined;
-  return { pid, cmdline: raw.split('\0').filter(Boolean).join(' '), startTicks: Number(rest[19]), state };
+  return { pid, cmdline: raw.split('\0').filter(Boolean).join(' '), startTicks: Number(rest[19]), state, cpuTicks: Number(rest[11]) + Number(rest[12]) };
 }
 
 /** The identity to record for a running process (undefined when it is gone). */
