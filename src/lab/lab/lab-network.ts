@@ -104,7 +104,7 @@ export interface NetworkRemoval {
  * Deletes namespace `ns` (when it exists) and the host end of its uplink (when it is left, e.g. because
  * a process still holds the namespace). Idempotent.
  */
-export async function deleteLabNetwork(ns: string, hostVeth = hostVethName(ns), waitMs = 5000): Promise<NetworkRemoval> {
+export async function deleteLabNetwork(ns: string, hostVeth = hostVethName(ns), waitMs = 15_000): Promise<NetworkRemoval> {
   let namespaceDeleted = false;
   if ((await listNamespaces()).includes(ns)) {
     await ip('netns', 'del', ns);
@@ -112,6 +112,8 @@ export async function deleteLabNetwork(ns: string, hostVeth = hostVethName(ns), 
   }
   // NOTE: the kernel dismantles a namespace asynchronously once its last user is gone; the veth pair
   // (and the host route over it) goes with it a moment later. A process still inside keeps it alive.
+  // A moment can be long: with both cores busy emulating machines it once took over 5 s after a lab of
+  // two machines (CI), so the wait ends at 15 s, and at once when the veth is gone.
   for (const deadline = Date.now() + (namespaceDeleted ? waitMs : 0); Date.now() < deadline && (await linkExists(hostVeth));) {
     await new Promise((r) => setTimeout(r, 100));
   }
