@@ -64,6 +64,24 @@ describe('lookup', () => {
     expect((await lookup(`addresses=${MAC}`, { 'x-openstack-ironic-api-version': '1.21' })).statusCode).toBe(404);
     expect((await t.store.nodes.get(uuid)).driver_internal_info).not.toHaveProperty('agent_secret_token');
   });
+
+  it('with fast track, also serves nodes in enroll, manageable and available (an agent kept running between phases)', async () => {
+    const other = await createNodeIn(t, 'kept', 'available');
+    const patch = (value: unknown) => app.inject({
+      method: 'PATCH', url: `/v1/nodes/${other.uuid}`, headers: V, payload: [{ op: 'add', path: '/driver_info/fast_track', value }],
+    });
+    expect((await lookup(`node_uuid=${other.uuid}`)).statusCode).toBe(404);
+    // A value that is no boolean counts as off here (the direct deploy interface's validate names it).
+    expect((await patch('sometimes')).statusCode).toBe(200);
+    expect((await lookup(`node_uuid=${other.uuid}`)).statusCode).toBe(404);
+    expect((await patch('true')).statusCode).toBe(200);
+    const found = await lookup(`node_uuid=${other.uuid}`);
+    expect(found.statusCode, found.body).toBe(200);
+    expect(found.json<Lookup>().config.agent_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // The conductor's default: off here; the node's true wins. Its false wins over a conductor's true too (see fast-track.test.ts).
+    expect((await patch(false)).statusCode).toBe(200);
+    expect((await lookup(`node_uuid=${other.uuid}`)).statusCode).toBe(404);
+  });
 });
 
 describe('heartbeat', () => {

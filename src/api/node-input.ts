@@ -9,7 +9,7 @@ import { NodeCreateBody, NodePatchedBody } from '../protocol/api/bodies.js';
 import { fail } from '../shared/errors.js';
 import type { ApiDeps } from './context.js';
 import { chassisIdFor, isValidNodeName, requireUuid } from './lookup.js';
-import { toBool } from './query.js';
+import { toBool } from '../shared/strict-bool.js';
 import { nodeFieldAllowed, NODE_FIELD_VERSIONS } from './serialize/node.js';
 import { checkBody, checkField } from './validate.js';
 

@@ -3,30 +3,17 @@
  * `fields` / `detail` and the `next` link (present only when a full page was returned).
  */
 import { fail } from '../shared/errors.js';
+import { toBool } from '../shared/strict-bool.js';
 import { buildUrl } from './links.js';
 import { requireVersion } from './microversion.js';
 
 export type Query = Record<string, string | string[] | undefined>;
-
-const TRUE = new Set(['1', 't', 'true', 'on', 'y', 'yes']);
-const FALSE = new Set(['0', 'f', 'false', 'off', 'n', 'no']);
 
 /** A single query value (the last one when repeated). */
 export function one(query: Query, name: string): string | undefined {
   const v = query[name];
   if (Array.isArray(v)) return v[v.length - 1];
   return v;
-}
-
-/** Ironic's strict boolean (`oslo strutils.bool_from_string(strict=True)`). */
-export function toBool(name: string, value: unknown): boolean {
-  if (typeof value === 'boolean') return value;
-  if (typeof value === 'string') {
-    const v = value.trim().toLowerCase();
-    if (TRUE.has(v)) return true;
-    if (FALSE.has(v)) return false;
-  }
-  throw fail('InvalidParameterValue', `Invalid boolean value for ${name}: ${JSON.stringify(value)}. Expected one of true, false, 1, 0, yes, no, on, off.`);
 }
 
 /** An optional boolean query parameter. */

@@ -14,6 +14,7 @@ import { isoTime } from '../shared/clock.js';
 import { fail, messageOf } from '../shared/errors.js';
 import { pendingCommand } from './flows/agent-boot.js';
 import { continueAgentFlow, heartbeatContinues } from './flows/agent-continue.js';
+import { fastTrackEnabled } from './flows/fast-track.js';
 import { provisionFailureHandlers } from './flows/phases.js';
 import { startFlow } from './flows/run.js';
 import type { ConductorContext } from './context.js';
@@ -23,6 +24,25 @@ import { Task, withTask } from './task.js';
 export const LOOKUP_ALLOWED_STATES: readonly ProvisionState[] = [
   S.DEPLOYING, S.DEPLOYWAIT, S.CLEANING, S.CLEANWAIT, S.INSPECTING, S.INSPECTWAIT, S.RESCUING, S.RESCUEWAIT, S.SERVICING, S.SERVICEWAIT,
 ];
+
+/**
+ * States in which an agent may look up a node with fast track on (Ironic `FASTTRACK_LOOKUP_ALLOWED_STATES`):
+ * also the stable states an agent keeps running in between phases.
+ */
+export const FAST_TRACK_LOOKUP_ALLOWED_STATES: readonly ProvisionState[] = [
+  S.ENROLL, S.MANAGEABLE, S.AVAILABLE, ...LOOKUP_ALLOWED_STATES, S.SERVICEHOLD,
+];
+
+/** Whether an agent may look `node` up now; a driver_info `fast_track` that is no boolean counts as off here (the flows report it). */
+function lookupAllowed(ctx: ConductorContext, node: Node): boolean {
+  let fastTrack = false;
+  try {
+    fastTrack = fastTrackEnabled(node, ctx.config);
+  } catch {
+    // validate and the flows name the bad value.
+  }
+  return (fastTrack ? FAST_TRACK_LOOKUP_ALLOWED_STATES : LOOKUP_ALLOWED_STATES).includes(node.provision_state);
+}
 
 /** How long lookups and heartbeats wait for a node lock held by a short operation before answering 409. */
 const LOCK_RETRY_MS = 2000;
@@ -61,14 +81,14 @@ export async function lookupAgentNode(ctx: ConductorContext, macs: readonly stri
     const ids = new Set<number>();
     for (const mac of macs) for (const p of await ctx.store.ports.list({ address: mac.toLowerCase() }, { limit: 10 })) ids.add(p.node_id);
     const candidates = await Promise.all([...ids].map((id) => ctx.store.nodes.getById(id)));
-    const serving = candidates.filter((n) => LOOKUP_ALLOWED_STATES.includes(n.provision_state));
+    const serving = candidates.filter((n) => lookupAllowed(ctx, n));
     if (serving.length !== 1) throw notFound(`with addresses ${macs.join(',')}`);
     uuid = (serving[0] as Node).uuid;
   }
   // A flow that just moved the node into its wait state may still hold the lock for a moment.
   return withTask(ctx, uuid, { retryMs: LOCK_RETRY_MS }, async (task) => {
     const node = task.node;
-    if (!LOOKUP_ALLOWED_STATES.includes(node.provision_state)) {
+    if (!lookupAllowed(ctx, node)) {
       throw fail('NodeNotFound', `Node ${node.uuid} is in provision state "${node.provision_state}", in which no agent serves it.`);
     }
     let token = HIDDEN_AGENT_TOKEN;

@@ -39,6 +39,14 @@ export const ConductorConfig = Type.Object({
     default: 300, exclusiveMinimum: 0,
     description: 'Heartbeat timeout handed to the ramdisk agent at lookup (it heartbeats every 30–60 % of it; Ironic `[api]ramdisk_heartbeat_timeout`).',
   }),
+  fast_track: Type.Boolean({
+    default: false,
+    description: 'Fast track (Ironic `[deploy]fast_track`): the ramdisk agent keeps running after inspection and cleaning (the machine stays on), and the next cleaning or deployment uses it instead of booting the ramdisk again; a node\'s driver_info `fast_track` wins.',
+  }),
+  fast_track_timeout_s: Type.Number({
+    default: 300, exclusiveMinimum: 0,
+    description: 'An agent heard from within this many seconds counts as running for fast track (Ironic `[deploy]fast_track_timeout`); keep it above 60 % of agent_heartbeat_timeout_s, the longest gap between heartbeats.',
+  }),
   rescue_callback_timeout_s: Type.Number({ default: 1800, exclusiveMinimum: 0, description: 'Longest time a node may stay in `rescue wait`.' }),
   service_callback_timeout_s: Type.Number({ default: 1800, exclusiveMinimum: 0, description: 'Longest time a node may stay in `service wait`.' }),
   erase_devices_priority: Type.Integer({

@@ -9,7 +9,8 @@ import { BootDeviceBody, MaintenanceBody } from '../../protocol/api/bodies.js';
 import { fail } from '../../shared/errors.js';
 import type { ApiDeps } from '../context.js';
 import { getNode } from '../lookup.js';
-import { one, toBool, type Query } from '../query.js';
+import { one, type Query } from '../query.js';
+import { toBool } from '../../shared/strict-bool.js';
 import { nodeFieldAllowed } from '../serialize/node.js';
 import { checkBody } from '../validate.js';
 

@@ -12,7 +12,7 @@ import type { ApiDeps } from '../context.js';
 import { baseUrl, buildUrl } from '../links.js';
 import { getNode } from '../lookup.js';
 import { requireUrlVersion } from '../microversion.js';
-import { toBool } from '../query.js';
+import { toBool } from '../../shared/strict-bool.js';
 import { checkBody } from '../validate.js';
 
 type IdParams = { Params: { node: string } };

@@ -13,7 +13,7 @@ import type { ApiDeps } from '../context.js';
 import { baseUrl, buildUrl } from '../links.js';
 import { getNode } from '../lookup.js';
 import { requireUrlVersion, requireVersion } from '../microversion.js';
-import { toBool } from '../query.js';
+import { toBool } from '../../shared/strict-bool.js';
 import { nodeFieldAllowed, wireProvisionState } from '../serialize/node.js';
 import { checkBody, jsonType } from '../validate.js';
 

@@ -13,7 +13,8 @@ import { getNode, getNodeParam, isValidLogicalName, requireUuid } from '../looku
 import { normalizeMac } from '../mac.js';
 import { requireUrlVersion } from '../microversion.js';
 import { applyPatch, changedFields, parsePatch } from '../patch.js';
-import { nextLink, one, parseLimit, parseSortDir, returnFields, toBool, type Query } from '../query.js';
+import { nextLink, one, parseLimit, parseSortDir, returnFields, type Query } from '../query.js';
+import { toBool } from '../../shared/strict-bool.js';
 import { gate, ownerIndex, PORTGROUP_DEFAULT_FIELDS, PORTGROUP_FIELDS, portgroupView } from '../serialize/port.js';
 import { pick, planFields, rejectNewer } from '../serialize/resource.js';
 import { checkBody, checkField } from '../validate.js';

@@ -33,12 +33,13 @@ export async function bootAgentRamdisk(task: Task, signal: AbortSignal, mode: Ra
 
 /**
  * Removes the boot configuration of the ramdisk {@link bootAgentRamdisk} prepared (when it did) and
- * forgets the agent: the next ramdisk boot looks its node up again.
+ * forgets the agent: the next ramdisk boot looks its node up again. With `keepAgent` (fast track) the
+ * agent's token and URL stay: it keeps running from memory, and the next phase may use it.
  */
-export async function endAgentRamdisk(task: Task, signal: AbortSignal): Promise<void> {
+export async function endAgentRamdisk(task: Task, signal: AbortSignal, opts: { keepAgent?: boolean } = {}): Promise<void> {
   const mode = task.node.driver_internal_info.agent_ramdisk;
   if (typeof mode === 'string') await task.driver.boot.cleanUpRamdisk(task.driverTask(signal), mode as RamdiskMode);
-  wipeAgentToken(task);
+  if (!opts.keepAgent) wipeAgentToken(task);
   clearPendingCommand(task);
   const { agent_ramdisk: _m, ...rest } = task.node.driver_internal_info;
   task.set({ driver_internal_info: rest });

@@ -20,7 +20,7 @@ import type { Step, StepKind } from './steps.js';
 type ConductorStep = (task: Task, signal: AbortSignal) => Promise<'wait' | void>;
 
 /** The node as a step command carries it (Ironic `node.as_dict(secure=True)`, minus the token and config drive). */
-function nodeForAgent(task: Task): JsonObject {
+export function nodeForAgent(task: Task): JsonObject {
   const n = task.node;
   const { agent_secret_token: _t, ...internal } = n.driver_internal_info;
   const { configdrive: _c, ...instance } = n.instance_info;

@@ -3,9 +3,10 @@
  * the node (MACs, BMC address) — or, with auto-discovery on, enrolls one for an unknown machine — locks
  * it and resumes the inspection (inspect wait -> inspecting); a worker then processes the data (hooks),
  * applies the property and port changes, runs the inspection rules, stores the inventory, powers the
- * machine off and ends in manageable. A ramdisk error, a failing hook or a failing rule ends in inspect
- * failed with last_error naming the hook or rule and the reason; the inventory is stored either way, for
- * diagnosis. A discovered node stays in enroll (with last_error set when processing failed).
+ * machine off (with fast track it stays on, its agent running) and ends in manageable. A ramdisk error, a
+ * failing hook or a failing rule ends in inspect failed with last_error naming the hook or rule and the
+ * reason; the inventory is stored either way, for diagnosis. A discovered node stays in enroll (with
+ * last_error set when processing failed).
  */
 import { processInspection, type ProcessResult } from '../../inspector/process.js';
 import { validateInspectionPayload } from '../../inspector/validate.js';
@@ -20,6 +21,7 @@ import { lookupInspectedNode } from '../inspection-lookup.js';
 import { runInspectionRules } from '../inspection-rules.js';
 import { Task } from '../task.js';
 import { endAgentRamdisk } from './agent-boot.js';
+import { fastTrackAble } from './fast-track.js';
 import { powerOffOrReboot } from './power.js';
 import { startFlow } from './run.js';
 
@@ -125,9 +127,12 @@ export async function continueInspection(ctx: ConductorContext, body: unknown, n
           await task.process('fail', { lastError: failure });
           return;
         }
-        await endAgentRamdisk(task, signal);
+        // Fast track: the agent goes on to look the node up and heartbeat; the next cleaning or deployment uses it.
+        const keepAgent = fastTrackAble(task);
+        await endAgentRamdisk(task, signal, { keepAgent });
+        if (keepAgent) await task.record('agent', 'fast track: the agent keeps running after inspection; the machine stays on', 'INFO', null);
         // The one-time network boot was used up by the inspection boot, so a reboot (disable_power_off) boots the disk.
-        if (ctx.config.inspection_power_off) await powerOffOrReboot(task, signal, 'at the end of inspection');
+        else if (ctx.config.inspection_power_off) await powerOffOrReboot(task, signal, 'at the end of inspection');
         task.set({ inspection_finished_at: isoTime(ctx.clock.now()) });
         await task.process('done', { lastError: null });
       },

@@ -13,6 +13,7 @@ import { wipeAgentToken } from '../agent-callbacks.js';
 import { releaseAgentImage } from '../agent-image.js';
 import { bootAgentRamdisk, endAgentRamdisk } from './agent-boot.js';
 import { defaultAgentSteps, isAgentStep } from './agent-steps.js';
+import { fastTrackEnabled, keepsRunningAgent, useRunningAgent } from './fast-track.js';
 import { nextStepAfter } from './next-steps.js';
 import { powerOffOrReboot, powerOffUnlessDisabled, powerOnOrReboot, rebootIfKeptOn } from './power.js';
 import { checkAborted, reasonOf, type FlowHandlers } from './run.js';
@@ -31,6 +32,8 @@ export async function verify(task: Task, signal: AbortSignal): Promise<void> {
 
 /** inspecting -> manageable (or inspect wait when the inspector waits for the agent). */
 export async function inspect(task: Task, signal: AbortSignal): Promise<void> {
+  // A driver_info fast_track that is no boolean fails here, before the machine boots, not at the end.
+  fastTrackEnabled(task.node, task.ctx.config);
   task.set({ inspection_started_at: isoTime(task.ctx.clock.now()), inspection_finished_at: null });
   // A new ramdisk boot looks its node up again and gets a new agent token.
   wipeAgentToken(task);
@@ -51,13 +54,16 @@ export async function inspect(task: Task, signal: AbortSignal): Promise<void> {
 
 /**
  * Ends cleaning: tear down, power off (a node with disable_power_off is rebooted instead, out of the
- * ramdisk), then available (automated) or manageable (manual).
+ * ramdisk), then available (automated) or manageable (manual). With fast track the agent keeps running
+ * and the machine stays on.
  */
 export async function finishCleaning(task: Task, signal: AbortSignal): Promise<void> {
   const manual = task.node.target_provision_state === S.MANAGEABLE;
   await task.driver.deploy.tearDownCleaning(task.driverTask(signal));
-  await endAgentRamdisk(task, signal);
-  await powerOffOrReboot(task, signal, 'at the end of cleaning');
+  const keepAgent = await keepsRunningAgent(task, signal);
+  await endAgentRamdisk(task, signal, { keepAgent });
+  if (keepAgent) await task.record('agent', 'fast track: the agent keeps running after cleaning; the machine stays on', 'INFO', null);
+  else await powerOffOrReboot(task, signal, 'at the end of cleaning');
   checkAborted(signal);
   await task.process(manual ? 'manage' : 'done', { lastError: null });
 }
@@ -91,13 +97,19 @@ export async function clean(task: Task, signal: AbortSignal, manualSteps: Step[]
 /**
  * In-band cleaning: the automated steps are the agent's defaults (erase_devices_metadata); none left, or
  * no step that needs the agent: the steps run here without booting the ramdisk. Otherwise the machine
- * boots the clean ramdisk and its agent's heartbeats run the steps (agent-continue.ts).
+ * boots the clean ramdisk and its agent's heartbeats run the steps (agent-continue.ts) — or, with fast
+ * track, the agent still running from the previous phase runs them at once.
  */
 async function cleanWithAgent(task: Task, signal: AbortSignal, manualSteps: Step[] | null): Promise<void> {
   const steps = manualSteps ?? defaultAgentSteps(task, 'clean');
   storeSteps(task, 'clean', steps);
   await task.save();
   if (!steps.some((s) => isAgentStep(task, 'clean', s))) {
+    if ((await runSteps(task, 'clean', signal)) === 'done') await finishCleaning(task, signal);
+    return;
+  }
+  if (await useRunningAgent(task, signal, 'clean')) {
+    await task.driver.deploy.prepareCleaning(task.driverTask(signal));
     if ((await runSteps(task, 'clean', signal)) === 'done') await finishCleaning(task, signal);
     return;
   }

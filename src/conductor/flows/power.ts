@@ -1,7 +1,8 @@
 /**
  * `PUT …/states/power`: accepted once the node is locked, the power interface validated and a worker
  * reserved (target_power_state is set meanwhile); the worker changes the power, records it and clears
- * the target. A failure leaves power_state as it was, with last_error.
+ * the target. A failure leaves power_state as it was, with last_error. A power-off or reboot forgets the
+ * ramdisk agent (its token and URL): it does not survive it.
  *
  * Also the power moves the provision flows make at their ends, for nodes with `disable_power_off`
  * (Ironic 1.95) as Ironic makes them: where a flow would power the machine off it reboots it or leaves
@@ -12,6 +13,7 @@ import { powerOffRefusal, powersOff } from '../../domain/node.js';
 import { fail, messageOf } from '../../shared/errors.js';
 import type { PowerTarget } from '../client.js';
 import type { ConductorContext } from '../context.js';
+import { wipeAgentToken } from '../agent-callbacks.js';
 import { Task } from '../task.js';
 import { reserveWorker, startNodeAction } from './run.js';
 
@@ -51,6 +53,8 @@ export async function changePowerState(ctx: ConductorContext, ident: string, tar
         const timeout = timeoutSeconds ?? ctx.config.power_state_change_timeout_s;
         if (target === 'rebooting' || target === 'soft rebooting') await task.driver.power.reboot(d, target === 'soft rebooting', timeout);
         else await task.driver.power.setPowerState(d, target, timeout);
+        // A ramdisk agent does not survive a power-off or reboot (Ironic's `wipe_internal_info_on_power_off`).
+        if (target !== 'power on') wipeAgentToken(task);
         await task.setPower(wanted, { lastError: null });
       },
     });

@@ -13,6 +13,7 @@ import type { Task } from '../task.js';
 import { bootAgentRamdisk, setPendingCommand } from './agent-boot.js';
 import { isoTime } from '../../shared/clock.js';
 import { isAgentStep, runAgentStep } from './agent-steps.js';
+import { useRunningAgent } from './fast-track.js';
 import { checkAborted } from './run.js';
 
 export type StepKind = 'clean' | 'deploy' | 'service';
@@ -114,8 +115,13 @@ async function runStep(task: Task, kind: StepKind, step: Step, signal: AbortSign
     return;
   }
   if (kind === 'deploy' && step.interface === 'deploy' && step.step === 'deploy') {
-    // An agent deploy starts by booting the agent ramdisk; its heartbeats continue the steps.
+    // An agent deploy starts by booting the agent ramdisk; its heartbeats continue the steps. With fast
+    // track, the agent still running from cleaning takes the next step at once.
     if (!task.driver.deploy.waitsForAgent) return (await task.driver.deploy.deploy(dt)) === 'wait' ? 'wait' : undefined;
+    if (await useRunningAgent(task, signal, 'deploy')) {
+      await task.driver.deploy.deploy(dt);
+      return;
+    }
     await bootAgentRamdisk(task, signal, 'deploy');
     await task.driver.deploy.deploy(dt);
     setPendingCommand(task, { command: null, step: 'deploy.deploy', started_at: isoTime(task.ctx.clock.now()) });

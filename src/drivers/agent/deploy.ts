@@ -10,6 +10,7 @@
 import type { Node } from '../../domain/node.js';
 import { parseRootDeviceHints } from '../../protocol/agent/root-device-hints.js';
 import { fail, messageOf } from '../../shared/errors.js';
+import { toBool } from '../../shared/strict-bool.js';
 import type { DriverTask } from '../interfaces/base.js';
 import type { DefaultStep, DeployInterface } from '../interfaces/deploy.js';
 import { instanceImages } from '../pxe/boot-info.js';
@@ -68,7 +69,14 @@ export function validateInstanceImage(node: Readonly<Node>): void {
 
 const PROPERTIES: Readonly<Record<string, string>> = {
   deploy_forces_oob_reboot: 'Ignored: Ingot always powers the machine off and on through its BMC after writing the image. Optional.',
+  fast_track: 'Whether the agent keeps running after inspection and cleaning, so the next cleaning or deployment skips the ramdisk boot (true/false). Optional; default conductor.fast_track.',
 };
+
+/** InvalidParameterValue when driver_info `fast_track` is set to something that is no boolean. */
+function validateFastTrack(node: Readonly<Node>): void {
+  const value = node.driver_info.fast_track;
+  if (value !== undefined && value !== null) toBool('driver_info fast_track', value);
+}
 
 const noop = async (_task: DriverTask): Promise<void> => undefined;
 
@@ -84,6 +92,7 @@ export function directDeploy(): DeployInterface {
     validate(task) {
       validateInstanceImage(task.node);
       validateRootDeviceHints(task.node);
+      validateFastTrack(task.node);
     },
     prepare: noop,
     deploy: async () => 'wait',
@@ -105,6 +114,7 @@ export function ramdiskDeploy(): DeployInterface {
     validate(task) {
       instanceImages(task.node);
       validateRootDeviceHints(task.node);
+      validateFastTrack(task.node);
     },
     prepare: noop,
     deploy: async () => 'done',

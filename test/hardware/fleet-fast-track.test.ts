@@ -1,0 +1,142 @@
+/**
+ * Fast track across a whole life, on emulated machines: 4 simulated machines behind `ingot bmc` (Redfish
+ * and IPMI) and `ingot serve` with `conductor.fast_track` on and its HTTP boot server. Each network boot
+ * is followed as iPXE would (per-MAC script, kernel and ramdisk from Ingot's boot server) and runs the
+ * agent the kernel parameters name; that agent lives until its machine is powered off or boots again.
+ * Inspection boots the ramdisk once; the machine stays on, its agent looks the node up in `manageable`
+ * and heartbeats; cleaning and the deployment then use that same agent (the same callback URL), with no
+ * further ramdisk boot, and the image lands on every disk. One node says `fast_track: false` in its
+ * driver_info and goes the long way: powered off after inspection, a ramdisk boot for cleaning and one
+ * for the deployment.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { driverInfoFor } from '../../src/bmc/inventory.js';
+import { startBmc, type RunningBmc } from '../support/bmc.js';
+import { all, settle } from '../support/fleet.js';
+import { makeRawImage, readDeployedDisk } from '../support/deploy-image.js';
+import { apiOk } from '../support/http.js';
+import { freePort, startServer, type RunningServer } from '../support/server.js';
+
+const COUNT = 4;
+/** The node that turns fast track off for itself. */
+const SLOW = 'm-3';
+const image = makeRawImage(8);
+const machines = Array.from({ length: COUNT }, (_, i) => ({ name: `m-${i}`, backend: 'simulated' }));
+
+type NodeView = {
+  uuid: string; name: string; provision_state: string; reservation: string | null; last_error: string | null; power_state: string | null;
+  driver_internal_info: Record<string, unknown>;
+};
+
+let ingot: RunningServer;
+let bmc: RunningBmc;
+let files: Server;
+let filesUrl: string;
+
+beforeAll(async () => {
+  files = createServer((req, res) => {
+    const body = req.url === '/image.raw' ? image.bytes : req.url === '/deploy.kernel' || req.url === '/deploy.initramfs' ? Buffer.from(`simulated ${req.url}\n`) : null;
+    if (!body) return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-length': body.length, 'last-modified': new Date(Date.now() - 3_600_000).toUTCString() });
+    res.end(req.method === 'HEAD' ? undefined : body);
+  });
+  await new Promise<void>((r) => files.listen(0, '127.0.0.1', r));
+  filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
+  const httpPort = await freePort();
+  ingot = await startServer({
+    env: {
+      INGOT_BOOT_HTTP_ENABLED: 'true',
+      INGOT_BOOT_HTTP_HOST: '127.0.0.1',
+      INGOT_BOOT_HTTP_PORT: String(httpPort),
+      INGOT_BOOT_TFTP_SERVER: '127.0.0.1',
+      INGOT_CONDUCTOR_FAST_TRACK: 'true',
+      INGOT_CONDUCTOR_AGENT_HEARTBEAT_TIMEOUT_S: '5',
+      INGOT_CONDUCTOR_CHECK_PROVISION_STATE_INTERVAL_S: '2',
+      INGOT_CONDUCTOR_SYNC_POWER_STATE_INTERVAL_S: '600',
+      INGOT_IPMI_MIN_COMMAND_INTERVAL_S: '0.02',
+    },
+  });
+  bmc = await startBmc(machines, ['--boot-url', `http://127.0.0.1:${httpPort}`]);
+}, 60_000);
+
+afterAll(async () => {
+  await bmc?.stop();
+  await ingot?.dispose();
+  await new Promise<void>((r) => (files ? files.close(() => r()) : r()));
+});
+
+async function events(uuid: string): Promise<string[]> {
+  const { history } = await apiOk<{ history: { event: string }[] }>(ingot.url, 'GET', `/v1/nodes/${uuid}/history?detail=true&limit=1000`);
+  return history.map((h) => h.event);
+}
+
+/** Network boots Ingot started for `kind` (its history line when it prepares a ramdisk and boots the machine). */
+const boots = (evs: string[], kind: string) => evs.filter((e) => e.startsWith(`${kind} ramdisk prepared by the ipxe boot interface`)).length;
+
+const put = (uuid: string, target: string, extra: Record<string, unknown> = {}) => apiOk(ingot.url, 'PUT', `/v1/nodes/${uuid}/states/provision`, { target, ...extra });
+
+describe('fast track on an emulated fleet', () => {
+  it('inspects, cleans and deploys each machine with one ramdisk boot; a node with fast_track false boots three times', async () => {
+    const uuids = new Map<string, string>();
+    await all(bmc.inventory, async (e) => {
+      const driver = Number(e.name.slice(2)) % 2 === 0 ? 'redfish' : 'ipmi';
+      const node = await apiOk<NodeView>(ingot.url, 'POST', '/v1/nodes', {
+        name: e.name, driver, inspect_interface: 'agent',
+        driver_info: {
+          ...driverInfoFor(e, driver), deploy_kernel: `${filesUrl}/deploy.kernel`, deploy_ramdisk: `${filesUrl}/deploy.initramfs`,
+          ...(e.name === SLOW ? { fast_track: false } : {}),
+        },
+        instance_info: { image_source: `${filesUrl}/image.raw`, image_os_hash_algo: 'sha256', image_os_hash_value: image.sha256 },
+      });
+      uuids.set(e.name, node.uuid);
+      await apiOk(ingot.url, 'POST', '/v1/ports', { node_uuid: node.uuid, address: e.macs[0], pxe_enabled: true });
+      await put(node.uuid, 'manage');
+    });
+    await settle<NodeView>(ingot.url, (n) => n.provision_state === 'manageable', 60_000);
+
+    await all([...uuids.values()], (u) => put(u, 'inspect'));
+    // A fast-tracked machine stays on; its agent looks the node up in manageable and heartbeats.
+    let list = await settle<NodeView>(ingot.url, (n) => n.provision_state === 'manageable' && (n.name === SLOW || typeof n.driver_internal_info.agent_url === 'string'), 60_000);
+    const agentUrls = new Map<string, unknown>();
+    for (const n of list) {
+      expect(n.last_error, n.name).toBeNull();
+      expect(n.power_state, n.name).toBe(n.name === SLOW ? 'power off' : 'power on');
+      agentUrls.set(n.name, n.driver_internal_info.agent_url);
+    }
+    expect(agentUrls.get(SLOW)).toBeUndefined();
+
+    await all([...uuids.values()], (u) => put(u, 'provide'));
+    list = await settle<NodeView>(ingot.url, (n) => ['available', 'clean failed'].includes(n.provision_state), 60_000);
+    for (const n of list) {
+      expect(n.provision_state, `${n.name}: ${n.last_error}`).toBe('available');
+      const evs = await events(n.uuid);
+      if (n.name === SLOW) {
+        expect(boots(evs, 'clean'), n.name).toBe(1);
+        expect(n.power_state).toBe('power off');
+        continue;
+      }
+      expect(boots(evs, 'clean'), `${n.name}: ${evs.join('; ')}`).toBe(0);
+      expect(evs).toContain(`fast track: the running agent at ${String(agentUrls.get(n.name))} takes the clean steps; no ramdisk boot`);
+      expect(evs).toContain('clean step deploy.erase_devices_metadata done');
+      expect(n.driver_internal_info.agent_url, `${n.name}: the same agent`).toBe(agentUrls.get(n.name));
+      expect(n.power_state).toBe('power on');
+    }
+
+    await all([...uuids].map(([name, u]) => [name, u] as const), ([name, u]) => put(u, 'active', { configdrive: { meta_data: { hostname: `${name}.fast` } } }));
+    list = await settle<NodeView>(ingot.url, (n) => ['active', 'deploy failed'].includes(n.provision_state), 60_000);
+    const disks = new Map(bmc.inventory.map((e) => [e.name, e.disk]));
+    for (const n of list) {
+      expect(n.provision_state, `${n.name}: ${n.last_error}`).toBe('active');
+      const evs = await events(n.uuid);
+      expect(boots(evs, 'inspect'), n.name).toBe(1);
+      expect(boots(evs, 'deploy'), n.name).toBe(n.name === SLOW ? 1 : 0);
+      if (n.name !== SLOW) expect(evs).toContain(`fast track: the running agent at ${String(agentUrls.get(n.name))} takes the deploy steps; no ramdisk boot`);
+      const disk = await readDeployedDisk(disks.get(n.name) as string, image.bytes);
+      expect(disk.firstDifference, n.name).toBeNull();
+      expect(disk.metaData, n.name).toMatchObject({ uuid: n.uuid, hostname: `${n.name}.fast` });
+      expect(n.power_state).toBe('power on');
+    }
+  }, 180_000);
+});
