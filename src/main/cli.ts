@@ -131,6 +131,7 @@ function registerLabCommands(program: Command): void {
     .option('--disk-gib <n>', 'disk per machine, sparse (default 4: the agent installs on disks of 4 GiB and more)')
     .option('--namespace <name>', 'network namespace, ingot-lab… (default ingot-lab)')
     .option('--manage', 'take the nodes to manageable through their BMCs')
+    .option('--fast-track', 'fast track: agents keep running after inspection and cleaning, so cleaning and deployment skip the ramdisk boot')
     .option('--no-test-image', 'do not build the test image into <dir>/images/test.img')
     .addOption(new Option('--accel <accel>', 'QEMU accelerator; auto boots the test image with KVM first and uses KVM only if that works').choices(['auto', 'tcg', 'kvm']).default('auto'))
     .option('--cache-dir <dir>', 'build cache (Debian\'s kernel, built ramdisks)', CACHE_DIR)

@@ -118,6 +118,7 @@ export interface LabUpFlags {
   diskGib?: string;
   namespace?: string;
   manage?: boolean;
+  fastTrack?: boolean;
   testImage: boolean;
   accel: 'auto' | 'tcg' | 'kvm';
   cacheDir: string;
@@ -169,6 +170,7 @@ export async function labUpCommand(flags: LabUpFlags): Promise<void> {
       ...(flags.namespace ? { namespace: flags.namespace } : {}),
       accel,
       manage: flags.manage === true,
+      fastTrack: flags.fastTrack === true,
       logLevel: flags.logLevel,
       log: out,
       signal,

@@ -14,6 +14,10 @@
  *    serves) with a config drive naming a hostname per node; active; the VM then boots from its disk
  *    and prints the test image's marker and the config drive's hostname and UUID on its serial console;
  * 5. undeploy — tear down and cleaning again, back to available, the written image's MBR erased.
+ * The IPMI machine runs with fast track (driver_info `fast_track`): after inspection it stays on and its
+ * agent looks the node up and heartbeats; cleaning and the deployment use that agent — the console shows
+ * no boot between the inspection and the boot from disk — and after undeploy's cleaning the agent is
+ * kept again. The Redfish machine goes the way without fast track, a ramdisk boot per phase.
  * Each phase's wall time is printed (`lab-e2e: lab-1 inspect 23.4 s`) and checked against the node's
  * history, where every provision state change records how long the node spent in the state it left.
  *
@@ -57,6 +61,10 @@ const DISK_GIB = 4;
 const MIB = 1024 * 1024;
 const GIB = 1024 * MIB;
 const CONSOLE_TAIL_LINES = 40;
+/** The lab's IPMI machine runs with fast track. */
+const fastTracked = (n: LabNode) => n.driver === 'ipmi';
+/** SeaBIOS prints its banner at every start of a machine. */
+const firmwareStarts = (console: string) => console.split('SeaBIOS (version').length - 1;
 /**
  * The longest the phases may take together (a run takes ~2 minutes on a quiet 2-core host): each wait
  * is cut to what is left of it, so a stuck phase fails with its own message before vitest's timeout.
@@ -319,7 +327,7 @@ afterAll(async () => {
 describe('ingot lab end to end', () => {
   let report: LabDownReport;
   let labPids: number[] = [];
-  it('takes two real machines through manage, inspect, provide, deploy with a config drive and undeploy, at once', async () => {
+  it('takes two real machines through manage, inspect, provide, deploy with a config drive and undeploy, at once, one with fast track', async () => {
     const t0 = Date.now();
     deadline = t0 + PHASES_BUDGET_MS;
     const dir = path.join(base!, 'lab');
@@ -334,6 +342,12 @@ describe('ingot lab end to end', () => {
       await rename(testImage.out, image);
       const imageSha256 = createHash('sha256').update(await readFile(image)).digest('hex');
       const imageHead = await readAt(image, 0, 512);
+      for (const n of state.nodes.filter(fastTracked)) {
+        await api().call('PATCH', `/v1/nodes/${n.uuid}`, [{ op: 'add', path: '/driver_info/fast_track', value: true }]);
+        say(`${n.name} runs with fast track`);
+      }
+      /** Per fast-tracked node: the URL of the agent kept running after inspection. */
+      const keptAgent = new Map<string, string>();
 
       // 1. manage.
       await everyNode('manage', async (n) => {
@@ -367,14 +381,23 @@ describe('ingot lab end to end', () => {
         // The lease the managed dnsmasq handed out on the lab bridge.
         expect(nic!.ipv4_address).toMatch(/^10\.77\.0\.1\d\d$/);
         expect(v.properties).toMatchObject({ cpus: 1, memory_mb: MEMORY_MIB, cpu_arch: 'x86_64', local_gb: DISK_GIB - 1 });
-        expect(v.power_state, 'inspection powers the machine off').toBe('power off');
+        if (fastTracked(n)) {
+          expect(v.power_state, 'with fast track the machine stays on').toBe('power on');
+          // The agent goes on: it looks the node up (in manageable) and heartbeats.
+          const kept = await api().waitNode(n.uuid!, (x) => typeof (x as NodeView).driver_internal_info.agent_url === 'string', budget(60_000)) as NodeView;
+          keptAgent.set(n.uuid!, String(kept.driver_internal_info.agent_url));
+          expect((await stateChanges(n.uuid!)).all.map((h) => h.event)).toContain('fast track: the agent keeps running after inspection; the machine stays on');
+        } else {
+          expect(v.power_state, 'inspection powers the machine off').toBe('power off');
+        }
         // A real network boot: iPXE took its script and the ramdisk from Ingot's HTTP boot server.
         const boot = (await readFile(n.serial_log)).subarray(consoleFrom).toString('utf8');
         expect(boot).toContain(`${state.urls.boot}/boot.ipxe... ok`);
         expect(boot).toContain(`${state.urls.boot}/${n.uuid}/deploy_ramdisk...`);
-        // (Whether the agent's "inspection data posted" line makes it to the console is a race: Ingot
-        // powers the machine off as soon as it has the data. The history above shows it arrived.)
+        // (Whether the agent's "inspection data posted" line makes it to the console is a race when Ingot
+        // powers the machine off as soon as it has the data; a fast-tracked agent lives on to say it.)
         expect(boot).toMatch(/ingot-ramdisk: \[[\d.]+\] starting the agent/);
+        if (fastTracked(n)) expect(boot).toContain(`ingot-agent: Lookup succeeded, node UUID is ${n.uuid}`);
         // Inspection keeps the node's one port (the MAC it was enrolled with).
         const { ports } = await api().call<{ ports: { address: string; pxe_enabled: boolean }[] }>('GET', `/v1/ports?node=${n.uuid}&detail=true`);
         expect(ports.map((p) => [p.address, p.pxe_enabled])).toEqual([[n.macs[0], true]]);
@@ -387,6 +410,7 @@ describe('ingot lab end to end', () => {
 
       // 3. provide: automated cleaning through the agent.
       await everyNode('provide', async (n) => {
+        const consoleFrom = (await stat(n.serial_log)).size;
         const t = Date.now();
         await provision(n, { target: 'provide' });
         await settle(n.uuid!, 'available', t, budget(150_000));
@@ -398,6 +422,17 @@ describe('ingot lab end to end', () => {
         expect(steps[0]!.duration, 'the clean step’s duration').toBeGreaterThan(0);
         expect(isZero(await readAt(n.disk, 0, MIB)), 'the first MiB of the disk is zero after cleaning').toBe(true);
         expect(isZero(await readAt(n.disk, DISK_GIB * GIB - MIB, MIB)), 'the last MiB of the disk is zero after cleaning').toBe(true);
+        const boots = firmwareStarts((await readFile(n.serial_log)).subarray(consoleFrom).toString('utf8'));
+        const after = await api().node(n.uuid!) as NodeView;
+        if (fastTracked(n)) {
+          expect(all.map((h) => h.event)).toContain(`fast track: the running agent at ${keptAgent.get(n.uuid!)} takes the clean steps; no ramdisk boot`);
+          expect(boots, 'no boot of the machine during cleaning').toBe(0);
+          expect(after.power_state).toBe('power on');
+          expect(after.driver_internal_info.agent_url, 'the agent of the inspection, still running').toBe(keptAgent.get(n.uuid!));
+        } else {
+          expect(boots, 'one network boot for cleaning').toBe(1);
+          expect(after.power_state).toBe('power off');
+        }
       });
 
       // 4. deploy the test image with a config drive; the machine must then boot it from its disk.
@@ -437,6 +472,8 @@ describe('ingot lab end to end', () => {
         const lastBoot = text.slice(text.lastIndexOf('SeaBIOS'));
         expect(lastBoot).toContain('SYSLINUX');
         expect(lastBoot).not.toContain('Attempting to boot from MAC');
+        // With fast track the running agent wrote the image: the boot from disk was the only start.
+        expect(firmwareStarts(text), 'machine starts during the deployment').toBe(fastTracked(n) ? 1 : 2);
         // Ingot offers an active node no network boot any more.
         const script = await fetch(`${state.urls.boot}/pxelinux.cfg/${n.macs[0]!.replace(/:/g, '-')}`, { signal: AbortSignal.timeout(10_000) });
         expect(script.status, 'the per-MAC iPXE script of an active node').toBe(404);
@@ -457,8 +494,14 @@ describe('ingot lab end to end', () => {
         const ms = Date.now() - t;
         await checkPhaseHistory(n, 'undeploy', 'active', 'available', t, ms, CLEANING('active → deleting'));
         expect(v.instance_info, 'instance_info is cleared').toEqual({});
-        expect(v.power_state).toBe('power off');
-        expect(v.driver_internal_info, 'the agent’s URL is forgotten with its token').not.toHaveProperty('agent_url');
+        if (fastTracked(n)) {
+          // The cleaning booted a ramdisk (the instance was powered off); its agent is kept.
+          expect(v.power_state).toBe('power on');
+          expect(v.driver_internal_info.agent_url).toEqual(expect.any(String));
+        } else {
+          expect(v.power_state).toBe('power off');
+          expect(v.driver_internal_info, 'the agent’s URL is forgotten with its token').not.toHaveProperty('agent_url');
+        }
         const { all } = await stateChanges(n.uuid!);
         expect(all.filter((h) => h.event === ERASE_STEP_DONE), 'the clean step ran at provide and at undeploy').toHaveLength(2);
         expect(isZero(await readAt(n.disk, 0, MIB)), 'the image’s MBR is erased').toBe(true);

@@ -41,6 +41,8 @@ export interface LabIngotConfigInput {
   dataDir: string;
   ports: LabPorts;
   logLevel: LogConfig['level'];
+  /** Fast track for every node (`conductor.fast_track`): agents keep running between inspection, cleaning and deployment. */
+  fastTrack?: boolean;
 }
 
 /** The lab's URLs as a machine on the bridge sees them. */
@@ -61,7 +63,7 @@ export function labIngotConfig(input: LabIngotConfigInput): LabIngotConfig {
     database: { data_dir: input.dataDir },
     log: { level: input.logLevel },
     // A lab is stopped often: running operations get 5 s, not a minute, to finish on SIGTERM.
-    conductor: { graceful_shutdown_timeout_s: 5 },
+    conductor: { graceful_shutdown_timeout_s: 5, fast_track: input.fastTrack === true },
     boot: {
       http_enabled: true,
       http_host: LAB_NET.bridgeAddress,
