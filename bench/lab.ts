@@ -9,11 +9,17 @@
  * the lab bridge; TFTP lock-step with blksize 1432 as iPXE asks, and with windowsize 16).
  *
  * Each phase also reports the CPU time its QEMU processes used (/proc/<pid>/stat): under TCG a boot is
- * CPU work, so with more machines than cores their sum over the cores bounds the slowest machine.
+ * CPU work, so with more machines than cores their sum over the cores bounds the slowest machine; and
+ * where the host's cores went meanwhile (/proc/stat: busy — the machines, `ingot serve`, `ingot bmc`, the bench —,
+ * idle, stolen by the hypervisor).
+ *
+ * With --fast-track the lab's nodes keep their agents running after inspection (the machines stay on),
+ * so cleaning and the deployment use them instead of booting the ramdisk again: the deployment is then
+ * the image write and one boot, from disk.
  *
  * Goals per machine with 4 at once: inspection ≤ 25 s, deployment ≤ 35 s, no failures.
  * Options: --machines 4, --memory-mib 768, --kernel-package (default the lab's, linux-image-cloud-amd64),
- * --compression lz4|gzip|zstd (default lz4), --dir DIR (default a temporary one), --json FILE.
+ * --compression lz4|gzip|zstd (default lz4), --fast-track, --dir DIR (default a temporary one), --json FILE.
  * Needs root, QEMU, dnsmasq and the built dist/ (npm run build); builds or reuses the deploy ramdisk and
  * the test image in os.tmpdir()/ingot-lab-cache.
  */
@@ -35,7 +41,7 @@ import { buildTestImage, TEST_IMAGE_BOOTED_MARKER } from '../src/lab/test-image/
 import { median } from './http-load.js';
 
 const { values: opts } = parseArgs({
-  options: { machines: { type: 'string', default: '4' }, compression: { type: 'string', default: RAMDISK_COMPRESSIONS[0] }, 'kernel-package': { type: 'string', default: LAB_KERNEL_PACKAGE }, 'memory-mib': { type: 'string', default: '768' }, dir: { type: 'string' }, json: { type: 'string' } },
+  options: { machines: { type: 'string', default: '4' }, compression: { type: 'string', default: RAMDISK_COMPRESSIONS[0] }, 'kernel-package': { type: 'string', default: LAB_KERNEL_PACKAGE }, 'memory-mib': { type: 'string', default: '768' }, 'fast-track': { type: 'boolean', default: false }, dir: { type: 'string' }, json: { type: 'string' } },
 });
 const machines = Number(opts.machines);
 const GOAL = { inspect: 25, deploy: 35 };
@@ -117,6 +123,45 @@ class GuestCpu {
   }
 }
 
+/** The host's CPU time (/proc/stat, USER_HZ ticks) and that of the lab's `ingot serve` and `ingot bmc` and of this bench. */
+interface HostSample { busy: number; idle: number; steal: number; serve: number; bmc: number; bench: number; at: number }
+
+/**
+ * Where the host's cores went during a phase: busy (of which the machines' QEMU processes, `ingot serve`
+ * and `ingot bmc`), idle, and stolen by the hypervisor — what says whether the guests' CPU time is the
+ * floor of the phase, or something else took the cores.
+ */
+class HostCpu {
+  private first: HostSample | null = null;
+  constructor(private readonly lab: Lab) {}
+  private async sample(): Promise<HostSample> {
+    const line = (await readFile('/proc/stat', 'utf8')).split('\n')[0] ?? '';
+    const [user, nice, system, idle, iowait, irq, softirq, steal] = line.trim().split(/\s+/).slice(1).map(Number) as number[];
+    const ticks = async (role: 'serve' | 'bmc') => (await procInfo(this.lab.state.processes.find((p) => p.role === role)?.pid ?? 0))?.cpuTicks ?? 0;
+    const own = process.cpuUsage();
+    return {
+      busy: user! + nice! + system! + irq! + softirq!, idle: idle! + iowait!, steal: steal!, serve: await ticks('serve'), bmc: await ticks('bmc'),
+      bench: (own.user + own.system) / 10_000, at: Date.now(),
+    };
+  }
+  async start(): Promise<void> {
+    this.first = await this.sample();
+  }
+  /** Shares of the cores' time since start(); `guestS` is the machines' summed CPU seconds. */
+  async report(guestS: number): Promise<{ seconds: number; busy: number; guests: number; serve: number; bmc: number; bench: number; idle: number; steal: number; text: string }> {
+    const a = this.first!;
+    const b = await this.sample();
+    const total = b.busy - a.busy + (b.idle - a.idle) + (b.steal - a.steal);
+    const pct = (ticks: number) => (total > 0 ? (100 * ticks) / total : NaN);
+    const r = {
+      seconds: (b.at - a.at) / 1000, busy: pct(b.busy - a.busy), guests: pct(guestS * 100), serve: pct(b.serve - a.serve), bmc: pct(b.bmc - a.bmc), bench: pct(b.bench - a.bench),
+      idle: pct(b.idle - a.idle), steal: pct(b.steal - a.steal),
+    };
+    const text = `${r.seconds.toFixed(1)} s: cores ${r.busy.toFixed(0)} % busy (machines ${r.guests.toFixed(0)} %, ingot serve ${r.serve.toFixed(1)} %, ingot bmc ${r.bmc.toFixed(1)} %, this bench ${r.bench.toFixed(1)} %), ${r.idle.toFixed(0)} % idle, ${r.steal.toFixed(1)} % stolen by the hypervisor`;
+    return { ...r, text };
+  }
+}
+
 async function api<T = Record<string, unknown>>(lab: Lab, method: string, url: string, body?: unknown): Promise<T> {
   const res = await fetch(`${lab.state.urls.api}${url}`, {
     method, headers: HEADERS, ...(body === undefined ? {} : { body: JSON.stringify(body) }), signal: AbortSignal.timeout(30_000),
@@ -126,20 +171,43 @@ async function api<T = Record<string, unknown>>(lab: Lab, method: string, url: s
   return (text ? JSON.parse(text) : null) as T;
 }
 
-interface NodeView { uuid: string; name: string; provision_state: string; last_error: string | null; reservation: string | null }
+interface NodeView { uuid: string; name: string; provision_state: string; last_error: string | null; reservation: string | null; driver_internal_info: Record<string, unknown> }
 
-/** Polls the node and its console every 100 ms until `done`; throws with the console's tail on a failure state or after `timeoutS`. */
-async function follow(lab: Lab, node: NodeView, watch: SerialWatch, done: (n: NodeView) => Promise<boolean>, timeoutS: number, cpu?: GuestCpu): Promise<number> {
+/**
+ * How often the bench asks the API while it follows the machines: once a second, so that it takes little
+ * of the host's CPU from them. The times come from the consoles (read every 100 ms) and from node history.
+ */
+const API_POLL_MS = 1000;
+
+/**
+ * Follows a machine: its console and QEMU CPU every 100 ms, the node once a second, until `done` (given
+ * the node when it was just read, else null); throws with the console's tail on a failure state or after `timeoutS`.
+ */
+async function follow(lab: Lab, node: NodeView, watch: SerialWatch, done: (n: NodeView | null) => boolean | Promise<boolean>, timeoutS: number, cpu?: GuestCpu): Promise<void> {
   const started = Date.now();
+  let asked = 0;
   for (;;) {
     await Promise.all([watch.poll(), cpu?.poll()]);
-    const n = await api<NodeView>(lab, 'GET', `/v1/nodes/${node.uuid}`);
-    if (/failed$/.test(n.provision_state)) throw new Error(`${node.name}: ${n.provision_state}: ${n.last_error}\n--- console ---\n${watch.tail()}`);
-    if (await done(n)) return (Date.now() - started) / 1000;
-    if (Date.now() - started > timeoutS * 1000) throw new Error(`${node.name}: still ${n.provision_state} after ${timeoutS} s\n--- console ---\n${watch.tail()}`);
+    let n: NodeView | null = null;
+    if (Date.now() - asked >= API_POLL_MS) {
+      asked = Date.now();
+      n = await api<NodeView>(lab, 'GET', `/v1/nodes/${node.uuid}`);
+      if (/failed$/.test(n.provision_state)) throw new Error(`${node.name}: ${n.provision_state}: ${n.last_error}\n--- console ---\n${watch.tail()}`);
+    }
+    if (await done(n)) return;
+    if (Date.now() - started > timeoutS * 1000) throw new Error(`${node.name}: not done after ${timeoutS} s\n--- console ---\n${watch.tail()}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/** The node's history since `since` (ms), each event with its time in seconds from `since`. */
+async function historySince(lab: Lab, uuid: string, since: number): Promise<{ at: number; event: string; duration: number | null }[]> {
+  const { history } = await api<{ history: { event: string; duration: number | null; created_at: string }[] }>(lab, 'GET', `/v1/nodes/${uuid}/history?detail=true`);
+  return history.map((h) => ({ at: (Date.parse(h.created_at) - since) / 1000, event: h.event, duration: h.duration })).filter((h) => h.at >= -1);
+}
+
+/** Seconds from `since` to the first history event matching `re`, NaN when there is none. */
+const eventAt = (events: { at: number; event: string }[], re: RegExp) => events.find((h) => re.test(h.event))?.at ?? NaN;
 
 async function settle(lab: Lab, nodes: NodeView[], target: string, state: string): Promise<void> {
   await Promise.all(nodes.map(async (n) => {
@@ -164,7 +232,7 @@ try {
   const labDir = path.join(dir, 'lab');
   lab = await labUp({
     dir: labDir, ingot: [process.execPath, path.join(REPO, 'bin', 'ingot.js')], kernel: ramdisk.kernel, initramfs: ramdisk.initramfs,
-    machines, memoryMib: Number(opts['memory-mib']), manage: true, logLevel: 'warn', log: (l) => console.log(l),
+    machines, memoryMib: Number(opts['memory-mib']), manage: true, fastTrack: opts['fast-track'], logLevel: 'warn', log: (l) => console.log(l),
   });
   const image = lab.paths.testImage;
   await buildTestImage({ out: image, cacheDir: CACHE, kernelPackage: opts['kernel-package'], log: (l) => console.log(l) });
@@ -172,17 +240,28 @@ try {
   const nodes = await Promise.all(lab.state.nodes.map((n) => api<NodeView>(lab!, 'GET', `/v1/nodes/${n.uuid}`)));
   const watches = lab.state.nodes.map((n) => new SerialWatch(n.serial_log));
   const cpus = lab.state.nodes.map((n) => new GuestCpu(qemuPaths(path.dirname(n.serial_log)).pid));
+  const host = new HostCpu(lab);
+  const guestSum = () => cpus.reduce((sum, c) => sum + c.seconds(), 0);
 
   // Inspection: all at once, each until its inventory is stored.
   console.log(`\ninspecting ${machines} machines at once…`);
-  await Promise.all([...watches.map((w) => w.start()), ...cpus.map((c) => c.start())]);
+  await Promise.all([...watches.map((w) => w.start()), ...cpus.map((c) => c.start()), host.start()]);
   const inspect = await Promise.all(nodes.map(async (n, i) => {
+    const requested = Date.now();
     await api(lab!, 'PUT', `/v1/nodes/${n.uuid}/states/provision`, { target: 'inspect' });
-    const total = await follow(lab!, n, watches[i]!, async () => (await fetch(`${lab!.state.urls.api}/v1/nodes/${n.uuid}/inventory`, { headers: HEADERS })).ok, 180, cpus[i]);
+    await follow(lab!, n, watches[i]!, (v) => v?.provision_state === 'manageable' && v.reservation === null, 180, cpus[i]);
+    const inventory = await fetch(`${lab!.state.urls.api}/v1/nodes/${n.uuid}/inventory`, { headers: HEADERS });
+    if (!inventory.ok) throw new Error(`${n.name}: manageable after inspection, but no inventory: HTTP ${inventory.status}`);
+    await inventory.arrayBuffer();
+    const total = eventAt(await historySince(lab!, n.uuid, requested), /^inspecting -> manageable/);
     const w = watches[i]!;
     return { node: n.name, total, firmware: w.at('firmware'), lease: w.at('lease'), linux: w.at('linux'), agent: w.at('agent'), cpu: cpus[i]!.seconds() };
   }));
-  await Promise.all(nodes.map((n, i) => follow(lab!, n, watches[i]!, async (v) => v.provision_state === 'manageable' && v.reservation === null, 120)));
+  const inspectHost = await host.report(guestSum());
+  // Fast track: each agent, still running, looks its node up and heartbeats; cleaning uses it from then on.
+  const agentsUp = Date.now();
+  if (opts['fast-track']) await Promise.all(nodes.map((n, i) => follow(lab!, n, watches[i]!, (v) => typeof v?.driver_internal_info.agent_url === 'string', 120)));
+  const agentsUpS = (Date.now() - agentsUp) / 1000;
 
   console.log('cleaning (provide) all at once…');
   const cleanStarted = Date.now();
@@ -197,24 +276,20 @@ try {
       { op: 'add', path: '/instance_info/image_checksum', value: `sha256:${checksum}` },
     ]);
   }
-  await Promise.all([...watches.map((w) => w.start()), ...cpus.map((c) => c.start())]);
+  await Promise.all([...watches.map((w) => w.start()), ...cpus.map((c) => c.start()), host.start()]);
   const deploy = await Promise.all(nodes.map(async (n, i) => {
     const requested = Date.now();
     await api(lab!, 'PUT', `/v1/nodes/${n.uuid}/states/provision`, { target: 'active', configdrive: { meta_data: { hostname: `${n.name}.bench` } } });
-    let activeAt = NaN;
     const w = watches[i]!;
-    const total = await follow(lab!, n, w, async (v) => {
-      if (v.provision_state === 'active' && Number.isNaN(activeAt)) activeAt = (Date.now() - requested) / 1000;
-      return w.seen.has('booted');
-    }, 240, cpus[i]);
-    const history = await api<{ history: { event: string; duration: number | null; created_at: string }[] }>(lab!, 'GET', `/v1/nodes/${n.uuid}/history?detail=true`);
-    const write = history.history.filter((h) => h.event === 'deploy step deploy.write_image done').at(-1)?.duration ?? NaN;
+    await follow(lab!, n, w, () => w.seen.has('booted'), 240, cpus[i]);
+    const total = ((w.seen.get('booted') as number) - requested) / 1000;
     // The node's history of this deploy: seconds from the request to each event (the JSON report only).
-    const timeline = history.history
-      .map((h) => ({ at: (Date.parse(h.created_at) - requested) / 1000, event: h.event, duration: h.duration }))
-      .filter((h) => h.at >= -1);
+    const timeline = await historySince(lab!, n.uuid, requested);
+    const write = timeline.filter((h) => h.event === 'deploy step deploy.write_image done').at(-1)?.duration ?? NaN;
+    const activeAt = eventAt(timeline, /^deploying -> active/);
     return { node: n.name, total, firmware: w.at('firmware'), lease: w.at('lease'), linux: w.at('linux'), agent: w.at('agent'), write, active: activeAt, booted: w.at('booted'), cpu: cpus[i]!.seconds(), timeline };
   }));
+  const deployHost = await host.report(guestSum());
 
   // The deploy ramdisk over HTTP and over TFTP, from the same ingot serve.
   const name = 'bench-ramdisk';
@@ -242,7 +317,8 @@ try {
   const worst = { inspect: Math.max(...inspect.map((r) => r.total)), deploy: Math.max(...deploy.map((r) => r.total)) };
   const med = { http: median(transfers.http!), lock: median(transfers.tftpLockstep!), win: median(transfers.tftpWindow16!) };
   const mb = ramdisk.sizeBytes / 1e6;
-  console.log(`\ncleaning (erase_devices_metadata through the agent) of all ${machines}: ${cleanS.toFixed(1)} s`);
+  if (opts['fast-track']) console.log(`\nfast track: every agent heartbeated ${agentsUpS.toFixed(1)} s after the last inspection ended; cleaning and deployment used the running agents`);
+  console.log(`${opts['fast-track'] ? '' : '\n'}cleaning (erase_devices_metadata through the agent) of all ${machines}: ${cleanS.toFixed(1)} s`);
   console.log(`inspection per machine, ${machines} at once: slowest ${worst.inspect.toFixed(1)} s, median ${median(inspect.map((r) => r.total)).toFixed(1)} s (goal ≤ ${GOAL.inspect} s: ${worst.inspect <= GOAL.inspect ? 'met' : 'NOT met'})`);
   console.log(`deployment per machine, ${machines} at once: slowest ${worst.deploy.toFixed(1)} s, median ${median(deploy.map((r) => r.total)).toFixed(1)} s (goal ≤ ${GOAL.deploy} s: ${worst.deploy <= GOAL.deploy ? 'met' : 'NOT met'}); failures: 0`);
   // Under TCG a machine's boot is CPU work of its QEMU: with more machines than cores, their summed CPU
@@ -250,8 +326,10 @@ try {
   const cores = availableParallelism();
   const floor = (rows: { cpu: number }[]) => rows.reduce((sum, r) => sum + r.cpu, 0) / Math.min(cores, machines);
   console.log(`guest CPU (QEMU's user + system time) per machine: inspection median ${median(inspect.map((r) => r.cpu)).toFixed(1)} s, deployment median ${median(deploy.map((r) => r.cpu)).toFixed(1)} s; on ${cores} cores, all ${machines} need at least ${floor(inspect).toFixed(1)} s (inspection) and ${floor(deploy).toFixed(1)} s (deployment)`);
+  console.log(`host during the inspections, ${inspectHost.text}`);
+  console.log(`host during the deployments, ${deployHost.text}`);
   console.log(`ramdisk ${mb.toFixed(1)} MB from the host, median of 3: HTTP ${med.http.toFixed(2)} s (${(mb / med.http).toFixed(0)} MB/s); TFTP blksize 1432 lock-step ${med.lock.toFixed(2)} s (${(med.lock / med.http).toFixed(1)}× HTTP); TFTP windowsize 16 ${med.win.toFixed(2)} s (${(med.win / med.http).toFixed(1)}× HTTP)`);
-  if (opts.json) await writeFile(opts.json, JSON.stringify({ machines, goal: GOAL, inspect, deploy, cleanSeconds: cleanS, transfers, ramdiskBytes: ramdisk.sizeBytes }, null, 2));
+  if (opts.json) await writeFile(opts.json, JSON.stringify({ machines, fastTrack: opts['fast-track'], goal: GOAL, inspect, deploy, host: { inspect: inspectHost, deploy: deployHost }, cleanSeconds: cleanS, transfers, ramdiskBytes: ramdisk.sizeBytes }, null, 2));
 } finally {
   if (lab) await labDown({ dir: lab.paths.dir, log: (l) => console.log(l) }).catch((err: unknown) => console.error(`lab down: ${String(err)}`));
   await rm(scratch, { recursive: true, force: true });
