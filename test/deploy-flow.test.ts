@@ -11,21 +11,18 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/api/app.js';
-import { testApiConfig } from '../src/api/test-support.js';
-import { startTestConductor, type TestConductor } from '../src/conductor/test-support.js';
+import type { TestConductor } from '../src/conductor/test-support.js';
 import type { Node } from '../src/domain/node.js';
-import { silentLogger } from '../src/shared/logger.js';
 import { AgentMachine, deployProfile, provision } from './support/agent-machine.js';
+import { startDeployHarness, type DeployHarness } from './support/deploy-harness.js';
 import { apiOk } from './support/http.js';
 import { makeRawImage, metadataErased, readDeployedDisk } from './support/deploy-image.js';
 
 const image = makeRawImage(24);
 
+let harness: DeployHarness;
 let t: TestConductor;
-let app: FastifyInstance;
 let api: string;
 let images: Server;
 let imageUrl: string;
@@ -83,22 +80,16 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => images.listen(0, '127.0.0.1', r));
   imageUrl = `http://127.0.0.1:${(images.address() as AddressInfo).port}`;
-  t = await startTestConductor(
-    {
-      enabled_hardware_types: ['manual-management'], agent_heartbeat_timeout_s: 2, deploy_callback_timeout_s: 4, clean_callback_timeout_s: 20,
-      check_provision_state_interval_s: 0.5, deploy_logs_dir: path.join(dir, 'logs'), sync_power_state_interval_s: 600,
-    },
+  harness = await startDeployHarness(
+    { deploy_callback_timeout_s: 4, clean_callback_timeout_s: 20, check_provision_state_interval_s: 0.5, deploy_logs_dir: path.join(dir, 'logs') },
     { periodics: true },
   );
-  app = buildApp({ store: t.store, conductor: t.conductor.client, config: testApiConfig(), logger: silentLogger() });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  api = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  ({ t, api } = harness);
 }, 30_000);
 
 afterAll(async () => {
   await Promise.allSettled(machines.map((m) => m.close()));
-  await app?.close();
-  await t?.close();
+  await harness?.close();
   await new Promise<void>((r) => (images ? images.close(() => r()) : r()));
   if (dir) await rm(dir, { recursive: true, force: true });
 });

@@ -14,18 +14,15 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/api/app.js';
-import { testApiConfig } from '../src/api/test-support.js';
 import { createHttpBootServer, type HttpBootServer } from '../src/boot/http/index.js';
-import { startTestConductor, type TestConductor } from '../src/conductor/test-support.js';
+import type { TestConductor } from '../src/conductor/test-support.js';
 import type { NetworkBootEnvironment } from '../src/drivers/pxe/environment.js';
 import { ImageCache } from '../src/images/index.js';
 import { BootConfig } from '../src/config/boot.js';
 import { Value } from 'typebox/value';
-import { silentLogger } from '../src/shared/logger.js';
 import { AgentMachine, deployProfile, provision } from './support/agent-machine.js';
+import { startDeployHarness, type DeployHarness } from './support/deploy-harness.js';
 import { apiOk } from './support/http.js';
 import { makeRawImage, readDeployedDisk } from './support/deploy-image.js';
 
@@ -33,8 +30,8 @@ const run = promisify(execFile);
 const image = makeRawImage(12);
 
 let dir: string;
+let harness: DeployHarness;
 let t: TestConductor;
-let app: FastifyInstance;
 let api: string;
 let boot: HttpBootServer;
 let httpRoot: string;
@@ -80,19 +77,13 @@ beforeAll(async () => {
     ports: (node) => t.store.ports.list({ node_id: node.id }, { limit: 100 }),
     setBootDevice: async () => undefined,
   };
-  t = await startTestConductor(
-    { enabled_hardware_types: ['manual-management'], agent_heartbeat_timeout_s: 2, sync_power_state_interval_s: 600 },
-    { drivers: { boot: env }, images: { file_url_allowed_paths: [dir] } },
-  );
-  app = buildApp({ store: t.store, conductor: t.conductor.client, config: testApiConfig(), logger: silentLogger() });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  api = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  harness = await startDeployHarness({}, { drivers: { boot: env }, images: { file_url_allowed_paths: [dir] } });
+  ({ t, api } = harness);
 }, 30_000);
 
 afterAll(async () => {
   await Promise.allSettled(machines.map((m) => m.close()));
-  await app?.close();
-  await t?.close();
+  await harness?.close();
   await boot?.close();
   await new Promise<void>((r) => (files ? files.close(() => r()) : r()));
   if (dir) await rm(dir, { recursive: true, force: true });

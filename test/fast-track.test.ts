@@ -7,26 +7,22 @@
  * each boots the ramdisk as without fast track, and the node history says why.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/api/app.js';
-import { testApiConfig } from '../src/api/test-support.js';
-import { startTestConductor, waitForNode, type TestConductor } from '../src/conductor/test-support.js';
-import { silentLogger } from '../src/shared/logger.js';
+import { waitForNode, type TestConductor } from '../src/conductor/test-support.js';
 import { AgentMachine, deployProfile, provision } from './support/agent-machine.js';
+import { startDeployHarness, type DeployHarness } from './support/deploy-harness.js';
+import { serveFiles, type FileServer } from './support/files.js';
 import { apiOk, api as call } from './support/http.js';
 import { makeRawImage, metadataErased, readDeployedDisk } from './support/deploy-image.js';
 
 const image = makeRawImage(8);
 
+let harness: DeployHarness;
 let t: TestConductor;
-let app: FastifyInstance;
 let api: string;
-let images: Server;
+let images: FileServer;
 let imageUrl: string;
 let dir: string;
 const machines: AgentMachine[] = [];
@@ -61,28 +57,17 @@ async function enrollAvailable(i: number, fastTrack: unknown = true): Promise<{ 
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'ingot-fast-track-'));
-  images = createServer((req, res) => {
-    if (req.url !== '/image.raw') return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-length': image.bytes.length });
-    res.end(image.bytes);
-  });
-  await new Promise<void>((r) => images.listen(0, '127.0.0.1', r));
-  imageUrl = `http://127.0.0.1:${(images.address() as AddressInfo).port}`;
+  images = await serveFiles({ '/image.raw': image.bytes });
+  imageUrl = images.url;
   // Conductor-wide fast track is off: the nodes turn it on for themselves (driver_info fast_track).
-  t = await startTestConductor({
-    enabled_hardware_types: ['manual-management'], agent_heartbeat_timeout_s: 2, deploy_callback_timeout_s: 20, clean_callback_timeout_s: 20,
-    check_provision_state_interval_s: 0.5, sync_power_state_interval_s: 600,
-  }, { periodics: true });
-  app = buildApp({ store: t.store, conductor: t.conductor.client, config: testApiConfig(), logger: silentLogger() });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  api = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  harness = await startDeployHarness({ deploy_callback_timeout_s: 20, clean_callback_timeout_s: 20, check_provision_state_interval_s: 0.5 }, { periodics: true });
+  ({ t, api } = harness);
 }, 30_000);
 
 afterAll(async () => {
   await Promise.allSettled(machines.map((m) => m.close()));
-  await app?.close();
-  await t?.close();
-  await new Promise<void>((r) => (images ? images.close(() => r()) : r()));
+  await harness?.close();
+  await images?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 

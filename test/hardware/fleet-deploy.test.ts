@@ -9,16 +9,12 @@
  * of it is marked active. Undeploy cleans them back to `available` with the disk metadata erased.
  */
 import { createHash } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { driverInfoFor } from '../../src/bmc/inventory.js';
 import { baremetalOk, requireClients } from '../compat/peer.js';
-import { startBmc, type RunningBmc } from '../support/bmc.js';
-import { all, settle } from '../support/fleet.js';
+import { all, settle, startBootFleet, type BootFleet, type FleetNodeDetail } from '../support/fleet.js';
 import { makeRawImage, metadataErased, readDeployedDisk } from '../support/deploy-image.js';
 import { api, apiOk } from '../support/http.js';
-import { freePort, startServer, type RunningServer } from '../support/server.js';
 
 const COUNT = 50;
 const BAD = 'm-07';
@@ -28,55 +24,21 @@ const ramdisk = Buffer.from('simulated deploy ramdisk\n');
 const kernel = Buffer.from('simulated deploy kernel\n');
 const machines = Array.from({ length: COUNT }, (_, i) => ({ name: `m-${String(i).padStart(2, '0')}`, backend: 'simulated' }));
 
-type NodeView = {
-  uuid: string; name: string; provision_state: string; reservation: string | null; last_error: string | null; power_state: string | null;
-  driver_internal_info: Record<string, unknown>;
-};
+type NodeView = FleetNodeDetail;
 
-let ingot: RunningServer;
-let bmc: RunningBmc;
-let files: Server;
-let filesUrl: string;
-const downloads = new Map<string, number>();
+let fleet: BootFleet;
 
 beforeAll(async () => {
   requireClients();
-  files = createServer((req, res) => {
-    const path = req.url ?? '/';
-    if (req.method === 'GET') downloads.set(path, (downloads.get(path) ?? 0) + 1);
-    const body = path === '/image.raw' ? image.bytes : path === '/deploy.kernel' ? kernel : path === '/deploy.initramfs' ? ramdisk : null;
-    if (!body) {
-      res.writeHead(404).end();
-      return;
-    }
-    // A Last-Modified lets the conductor's cache keep the kernel and ramdisk between boots.
-    res.writeHead(200, { 'content-length': body.length, 'last-modified': new Date(Date.now() - 3_600_000).toUTCString() });
-    res.end(req.method === 'HEAD' ? undefined : body);
+  // The files' Last-Modified lets the conductor's cache keep the kernel and ramdisk between boots.
+  fleet = await startBootFleet(machines, { '/image.raw': image.bytes, '/deploy.kernel': kernel, '/deploy.initramfs': ramdisk }, {
+    INGOT_CONDUCTOR_DEPLOY_CALLBACK_TIMEOUT_S: '120',
+    INGOT_CONDUCTOR_CLEAN_CALLBACK_TIMEOUT_S: '120',
   });
-  await new Promise<void>((r) => files.listen(0, '127.0.0.1', r));
-  filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
-  const httpPort = await freePort();
-  ingot = await startServer({
-    env: {
-      INGOT_BOOT_HTTP_ENABLED: 'true',
-      INGOT_BOOT_HTTP_HOST: '127.0.0.1',
-      INGOT_BOOT_HTTP_PORT: String(httpPort),
-      INGOT_BOOT_TFTP_SERVER: '127.0.0.1',
-      INGOT_CONDUCTOR_AGENT_HEARTBEAT_TIMEOUT_S: '5',
-      INGOT_CONDUCTOR_DEPLOY_CALLBACK_TIMEOUT_S: '120',
-      INGOT_CONDUCTOR_CLEAN_CALLBACK_TIMEOUT_S: '120',
-      INGOT_CONDUCTOR_CHECK_PROVISION_STATE_INTERVAL_S: '2',
-      INGOT_CONDUCTOR_SYNC_POWER_STATE_INTERVAL_S: '600',
-      INGOT_IPMI_MIN_COMMAND_INTERVAL_S: '0.02',
-    },
-  });
-  bmc = await startBmc(machines, ['--boot-url', `http://127.0.0.1:${httpPort}`]);
 }, 60_000);
 
 afterAll(async () => {
-  await bmc?.stop();
-  await ingot?.dispose();
-  await new Promise<void>((r) => (files ? files.close(() => r()) : r()));
+  await fleet?.stop();
 });
 
 
@@ -84,6 +46,8 @@ const STABLE = ['available', 'active', 'manageable', 'deploy failed', 'clean fai
 
 describe('deployment of an emulated fleet through the public API', () => {
   it('provides, deploys 50 machines at once with a config drive, and undeploys them', async () => {
+    const { ingot, bmc, files } = fleet;
+    const filesUrl = files.url;
     const uuids = new Map<string, string>();
     await all(bmc.inventory, async (e) => {
       const i = Number(e.name.slice(2));
@@ -113,8 +77,8 @@ describe('deployment of an emulated fleet through the public API', () => {
     expect(bad.last_error).toMatch(/checksum/i);
     expect(list.filter((n) => n.name !== BAD && n.provision_state !== 'active').map((n) => `${n.name}: ${n.provision_state} ${n.last_error}`)).toEqual([]);
     // One download of each image by the conductor's cache (the kernel and ramdisk) — the image itself is fetched by each agent.
-    expect(downloads.get('/deploy.kernel')).toBe(1);
-    expect(downloads.get('/image.raw')).toBeGreaterThanOrEqual(COUNT - 1);
+    expect(files.downloads.get('/deploy.kernel')).toBe(1);
+    expect(files.downloads.get('/image.raw')).toBeGreaterThanOrEqual(COUNT - 1);
 
     const disks = new Map(bmc.inventory.map((e) => [e.name, e.disk]));
     for (const n of list) {

@@ -9,15 +9,11 @@
  * driver_info and goes the long way: powered off after inspection, a ramdisk boot for cleaning and one
  * for the deployment.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { driverInfoFor } from '../../src/bmc/inventory.js';
-import { startBmc, type RunningBmc } from '../support/bmc.js';
-import { all, settle } from '../support/fleet.js';
+import { all, settle, startBootFleet, type BootFleet, type FleetNodeDetail } from '../support/fleet.js';
 import { makeRawImage, readDeployedDisk } from '../support/deploy-image.js';
 import { apiOk } from '../support/http.js';
-import { freePort, startServer, type RunningServer } from '../support/server.js';
 
 const COUNT = 4;
 /** The node that turns fast track off for itself. */
@@ -25,60 +21,33 @@ const SLOW = 'm-3';
 const image = makeRawImage(8);
 const machines = Array.from({ length: COUNT }, (_, i) => ({ name: `m-${i}`, backend: 'simulated' }));
 
-type NodeView = {
-  uuid: string; name: string; provision_state: string; reservation: string | null; last_error: string | null; power_state: string | null;
-  driver_internal_info: Record<string, unknown>;
-};
+type NodeView = FleetNodeDetail;
 
-let ingot: RunningServer;
-let bmc: RunningBmc;
-let files: Server;
-let filesUrl: string;
+let fleet: BootFleet;
 
 beforeAll(async () => {
-  files = createServer((req, res) => {
-    const body = req.url === '/image.raw' ? image.bytes : req.url === '/deploy.kernel' || req.url === '/deploy.initramfs' ? Buffer.from(`simulated ${req.url}\n`) : null;
-    if (!body) return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-length': body.length, 'last-modified': new Date(Date.now() - 3_600_000).toUTCString() });
-    res.end(req.method === 'HEAD' ? undefined : body);
-  });
-  await new Promise<void>((r) => files.listen(0, '127.0.0.1', r));
-  filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
-  const httpPort = await freePort();
-  ingot = await startServer({
-    env: {
-      INGOT_BOOT_HTTP_ENABLED: 'true',
-      INGOT_BOOT_HTTP_HOST: '127.0.0.1',
-      INGOT_BOOT_HTTP_PORT: String(httpPort),
-      INGOT_BOOT_TFTP_SERVER: '127.0.0.1',
-      INGOT_CONDUCTOR_FAST_TRACK: 'true',
-      INGOT_CONDUCTOR_AGENT_HEARTBEAT_TIMEOUT_S: '5',
-      INGOT_CONDUCTOR_CHECK_PROVISION_STATE_INTERVAL_S: '2',
-      INGOT_CONDUCTOR_SYNC_POWER_STATE_INTERVAL_S: '600',
-      INGOT_IPMI_MIN_COMMAND_INTERVAL_S: '0.02',
-    },
-  });
-  bmc = await startBmc(machines, ['--boot-url', `http://127.0.0.1:${httpPort}`]);
+  const files = { '/image.raw': image.bytes, '/deploy.kernel': Buffer.from('simulated kernel\n'), '/deploy.initramfs': Buffer.from('simulated ramdisk\n') };
+  fleet = await startBootFleet(machines, files, { INGOT_CONDUCTOR_FAST_TRACK: 'true' });
 }, 60_000);
 
 afterAll(async () => {
-  await bmc?.stop();
-  await ingot?.dispose();
-  await new Promise<void>((r) => (files ? files.close(() => r()) : r()));
+  await fleet?.stop();
 });
 
 async function events(uuid: string): Promise<string[]> {
-  const { history } = await apiOk<{ history: { event: string }[] }>(ingot.url, 'GET', `/v1/nodes/${uuid}/history?detail=true&limit=1000`);
+  const { history } = await apiOk<{ history: { event: string }[] }>(fleet.ingot.url, 'GET', `/v1/nodes/${uuid}/history?detail=true&limit=1000`);
   return history.map((h) => h.event);
 }
 
 /** Network boots Ingot started for `kind` (its history line when it prepares a ramdisk and boots the machine). */
 const boots = (evs: string[], kind: string) => evs.filter((e) => e.startsWith(`${kind} ramdisk prepared by the ipxe boot interface`)).length;
 
-const put = (uuid: string, target: string, extra: Record<string, unknown> = {}) => apiOk(ingot.url, 'PUT', `/v1/nodes/${uuid}/states/provision`, { target, ...extra });
+const put = (uuid: string, target: string, extra: Record<string, unknown> = {}) => apiOk(fleet.ingot.url, 'PUT', `/v1/nodes/${uuid}/states/provision`, { target, ...extra });
 
 describe('fast track on an emulated fleet', () => {
   it('inspects, cleans and deploys each machine with one ramdisk boot; a node with fast_track false boots three times', async () => {
+    const { ingot, bmc, files } = fleet;
+    const filesUrl = files.url;
     const uuids = new Map<string, string>();
     await all(bmc.inventory, async (e) => {
       const driver = Number(e.name.slice(2)) % 2 === 0 ? 'redfish' : 'ipmi';
