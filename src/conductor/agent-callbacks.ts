@@ -191,6 +191,9 @@ function continueInWorker(task: Task): boolean {
  */
 const COMMAND_WATCH_MS = [100, 200, 400, 800, 1500];
 
+/** The longest one look of the watch may take: an agent that does not answer is the heartbeats' business. */
+const COMMAND_WATCH_LOOK_TIMEOUT_MS = 5000;
+
 /**
  * Watches the command a step just sent while its flow waits for the agent: looks at it a few times
  * ({@link COMMAND_WATCH_MS}) holding nothing, and once it has finished continues the flow as the agent's
@@ -201,14 +204,19 @@ export function watchAgentCommand(ctx: ConductorContext, node: Node, command: st
   const watch = async (): Promise<void> => {
     for (const delay of COMMAND_WATCH_MS) {
       await new Promise((resolve) => setTimeout(resolve, delay).unref());
-      const result = await ctx.agent.lastCommand(node, command).catch(() => null);
+      // Not while a flow works on the node (the one that sent the command may still be saving it, a
+      // heartbeat's may be powering the machine off); once unlocked, a command already taken ends the watch.
+      const now = await ctx.store.nodes.get(node.uuid);
+      if (now.reservation !== null) continue;
+      if (pendingCommand(now)?.command !== command) return;
+      const result = await ctx.agent.lastCommand(node, command, AbortSignal.timeout(COMMAND_WATCH_LOOK_TIMEOUT_MS)).catch(() => null);
       if (!result || result.command_status === 'RUNNING') continue;
       const task = await Task.acquire(ctx, node.uuid).catch(() => null);
       if (!task) continue;
       let handedOver = false;
       try {
         // Another step's command, or a heartbeat took this one already.
-        if (pendingCommand(task)?.command !== command) return;
+        if (pendingCommand(task.node)?.command !== command) return;
         handedOver = continueInWorker(task);
         return;
       } finally {

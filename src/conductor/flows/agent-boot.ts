@@ -3,6 +3,7 @@
  * the machine network-boots once (boot device pxe, not persistent) and is rebooted or powered on. A new
  * ramdisk looks its node up again, so the previous agent's token and URL are forgotten first.
  */
+import type { Node } from '../../domain/node.js';
 import type { Task } from '../task.js';
 import { wipeAgentToken } from '../agent-callbacks.js';
 import { checkAborted } from './run.js';
@@ -56,9 +57,9 @@ export interface PendingCommand {
   started_at: string;
 }
 
-/** The pending command, or null. */
-export function pendingCommand(task: Task): PendingCommand | null {
-  const p = task.node.driver_internal_info.agent_command;
+/** The node's pending command, or null. */
+export function pendingCommand(node: Pick<Node, 'driver_internal_info'>): PendingCommand | null {
+  const p = node.driver_internal_info.agent_command;
   if (!p || typeof p !== 'object' || Array.isArray(p)) return null;
   const { command, step, started_at } = p as Record<string, unknown>;
   if ((typeof command !== 'string' && command !== null) || typeof step !== 'string' || typeof started_at !== 'string') return null;

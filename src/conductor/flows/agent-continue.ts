@@ -34,7 +34,7 @@ function rootUuidOf(result: unknown): string | null {
 export async function continueAgentFlow(task: Task, signal: AbortSignal): Promise<void> {
   const kind = heartbeatContinues(task);
   if (!kind) return;
-  const pending = pendingCommand(task);
+  const pending = pendingCommand(task.node);
   if (pending?.command === null) {
     clearPendingCommand(task);
     await recordStep(task, kind, pending.step, Math.max(0, task.ctx.clock.now() - Date.parse(pending.started_at)));
