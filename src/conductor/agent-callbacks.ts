@@ -227,6 +227,13 @@ export function watchAgentCommand(ctx: ConductorContext, node: Node, command: st
   watch().catch((err: unknown) => ctx.logger.debug({ node: node.uuid }, `watching the agent's ${command}: ${messageOf(err)}`));
 }
 
+/** When the node's agent last heartbeated (ms since the epoch), or null when it has not since its token was handed out. */
+export function lastHeartbeatMs(node: Pick<Node, 'driver_internal_info'>): number | null {
+  const at = node.driver_internal_info.agent_last_heartbeat;
+  const ms = typeof at === 'string' ? Date.parse(at) : NaN;
+  return Number.isNaN(ms) ? null : ms;
+}
+
 /** Forgets the agent token and URL (a new ramdisk boot must look the node up again), as Ironic's `wipe_token_and_url`. */
 export function wipeAgentToken(task: Task): void {
   const { agent_secret_token: _t, agent_url: _u, agent_last_heartbeat: _h, agent_verify_ca: _c, ...rest } = task.node.driver_internal_info;

@@ -16,6 +16,7 @@ import { AGENT_COMMANDS } from '../../protocol/agent/commands.js';
 import { messageOf } from '../../shared/errors.js';
 import { toBool } from '../../shared/strict-bool.js';
 import type { ConductorConfig } from '../../config/conductor.js';
+import { lastHeartbeatMs } from '../agent-callbacks.js';
 import type { Task } from '../task.js';
 import { nodeForAgent } from './agent-steps.js';
 
@@ -36,9 +37,9 @@ export function fastTrackAble(task: Task): boolean {
 
 /** Seconds since the agent's last heartbeat, or null when no agent is known (no URL or no heartbeat). */
 export function agentSilenceS(node: Pick<Node, 'driver_internal_info'>, nowMs: number): number | null {
-  const { agent_url: url, agent_last_heartbeat: last } = node.driver_internal_info;
-  if (typeof url !== 'string' || typeof last !== 'string' || Number.isNaN(Date.parse(last))) return null;
-  return Math.max(0, (nowMs - Date.parse(last)) / 1000);
+  const heard = lastHeartbeatMs(node);
+  if (typeof node.driver_internal_info.agent_url !== 'string' || heard === null) return null;
+  return Math.max(0, (nowMs - heard) / 1000);
 }
 
 /** Why the node's running agent cannot be used, or null when it can (machine on, agent heard recently); asks the BMC. */

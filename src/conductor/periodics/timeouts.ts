@@ -4,6 +4,7 @@ import { S, type ProvisionState } from '../../domain/states.js';
 import { IngotError, messageOf } from '../../shared/errors.js';
 import type { ConductorConfig } from '../../config/conductor.js';
 import type { ConductorContext } from '../context.js';
+import { lastHeartbeatMs } from '../agent-callbacks.js';
 import { failureExtras } from '../flows/phases.js';
 import { failTask } from '../flows/run.js';
 import { Task } from '../task.js';
@@ -44,10 +45,9 @@ export const WAIT_TIMEOUTS: Partial<Record<ProvisionState, WaitRule>> = {
  */
 function lastSignOfLife(node: Node): number {
   const entered = node.provision_updated_at ? Date.parse(node.provision_updated_at) : NaN;
-  const hb = node.driver_internal_info.agent_last_heartbeat;
-  const heard = typeof hb === 'string' ? Date.parse(hb) : NaN;
-  if (Number.isNaN(entered)) return Number.isNaN(heard) ? Infinity : heard;
-  return Number.isNaN(heard) ? entered : Math.max(entered, heard);
+  const heard = lastHeartbeatMs(node);
+  if (Number.isNaN(entered)) return heard ?? Infinity;
+  return heard === null ? entered : Math.max(entered, heard);
 }
 
 /** The timeout text for a node whose agent heartbeated and then fell silent (null when it never did). */
