@@ -4,7 +4,7 @@
 # (ipmitool and ipmi_sim drive and answer Ingot's IPMI, python3-sushy drives its Redfish emulator), the real
 # ironic-inspector (the `inspector` inspect interface delegates to it) and
 # QEMU with its firmware (the qemu machine back-end) and what the lab builds ramdisks and disk images with
-# (busybox, lz4, binutils, syslinux, mtools, dosfstools), then starts PostgreSQL with the role the storage
+# (busybox, lz4, binutils, kmod, syslinux, mtools, dosfstools), then starts PostgreSQL with the role the storage
 # tests use. Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,7 +13,7 @@ export DEBIAN_FRONTEND=noninteractive
 wanted=(postgresql python3-ironicclient python3-openstackclient python3-openstacksdk python3-ironic-inspector-client
   python3-ironic-inspector ipmitool openipmi python3-sushy qemu-system-x86 qemu-utils ovmf
   genisoimage xorriso python3-pycdlib dnsmasq-base busybox-static tftp-hpa fdisk gdisk
-  ipxe-qemu syslinux syslinux-common pxelinux mtools dosfstools lz4 binutils iproute2)
+  ipxe-qemu syslinux syslinux-common pxelinux mtools dosfstools lz4 binutils kmod iproute2)
 missing=()
 for pkg in "${wanted[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
