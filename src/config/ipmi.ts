@@ -4,7 +4,7 @@ import { Type, type Static } from 'typebox';
 export const IpmiConfig = Type.Object({
   command_retry_timeout_s: Type.Number({ default: 60, exclusiveMinimum: 0, description: 'How long a failing IPMI command is retried before it fails.' }),
   min_command_interval_s: Type.Number({
-    default: 0.5,
+    default: 0.1,
     minimum: 0,
     description: 'Least time between two commands to one BMC. Ingot keeps one session per BMC, so this only spaces bursts; raise it for BMCs that choke.',
   }),
