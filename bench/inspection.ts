@@ -1,7 +1,8 @@
 /**
  * `npm run bench:inspection`: in-band inspection of N simulated machines (default 500) from `inspect` to
  * `manageable`. `ingot serve` (SQLite) and `ingot bmc --simulate N --ingot-url …` run as child
- * processes; every machine is enrolled with the `ipmi` hardware type and its PXE port, managed, then all
+ * processes; every machine is enrolled with the `ipmi` hardware type (boot interface `fake`, inspect
+ * interface `agent`) and its PXE port, managed, then all
  * are inspected at once through the API: each network-boots, its simulated agent posts the inventory,
  * Ingot processes it and powers the machine off. Reports the wall time and the processing cost per
  * inventory (from the node history). Options: --machines 500, --json FILE.
@@ -59,7 +60,11 @@ async function main(): Promise<void> {
     try {
       await runCount(inventory.length, 8, async (i) => {
         const e = inventory[i] as InventoryEntry;
-        const node = await client.json<{ uuid: string }>('POST', '/v1/nodes', { name: e.name, driver: 'ipmi', driver_info: driverInfoFor(e, 'ipmi') });
+        // Boot interface `fake`: a simulated machine runs its agent at every network boot, with no boot
+        // config (TFTP, HTTP) for the ipmi hardware type's default `ipxe` to write.
+        const node = await client.json<{ uuid: string }>('POST', '/v1/nodes', {
+          name: e.name, driver: 'ipmi', inspect_interface: 'agent', boot_interface: 'fake', driver_info: driverInfoFor(e, 'ipmi'),
+        });
         await client.json('POST', '/v1/ports', { node_uuid: node.uuid, address: e.macs[0], pxe_enabled: true });
         await client.json('PUT', `/v1/nodes/${node.uuid}/states/provision`, { target: 'manage' });
       });
