@@ -34,6 +34,7 @@ try {
   const mem = process.memoryUsage();
   console.log(`\ndeploy of ${count} simulated machines: ${seconds.toFixed(1)} s from the deploy requests to the last active (goal ≤ ${GOAL_S} s: ${seconds <= GOAL_S && deploy?.failed === 0 ? 'met' : 'NOT met'}); ${deploy?.failed ?? '?'} failed; whole run ${((Date.now() - started) / 1000).toFixed(1)} s; RSS of the process (Ingot + BMCs + agents) ${(mem.rss / 2 ** 20).toFixed(0)} MiB`);
   if (opts.json) await writeFile(opts.json, JSON.stringify({ machines: count, deploySeconds: seconds, goalSeconds: GOAL_S, report }, null, 2));
+  if (!deploy || deploy.failed > 0 || report.failures.length > 0) process.exitCode = 1;
 } finally {
   await server.close();
   await rm(dir, { recursive: true, force: true });
