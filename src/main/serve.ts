@@ -26,7 +26,7 @@ export interface RunningServer {
 
 /** Starts API + conductor; resolves once the port is bound. */
 export async function startServer(config: IngotConfig, logger: Logger): Promise<RunningServer> {
-  const builtInRules = loadBuiltInRules(config.inspector.built_in_rules);
+  const builtInRules = await loadBuiltInRules(config.inspector.built_in_rules);
   const store = await openStore({
     url: config.database.url,
     dataDir: config.database.data_dir,
