@@ -7,6 +7,7 @@
 import dgram from 'node:dgram';
 import { AGENT_DEFAULT_PORT } from '../protocol/agent/commands.js';
 import { HIDDEN_AGENT_TOKEN, MIN_AGENT_TOKEN_LENGTH, type LookupResponse } from '../protocol/agent/lookup.js';
+import { INGOT_VERSION } from '../shared/version.js';
 import { CommandRegistry } from './api/command-registry.js';
 import { createAgentApi } from './api/server.js';
 import type { DeployHost } from './deploy-host.js';
@@ -20,7 +21,7 @@ import { IronicClient } from './ironic-client.js';
 import type { AgentSystem } from './system.js';
 
 /** The version the agent reports in heartbeats and `GET /v1/status`. */
-export const AGENT_VERSION = '0.1.0';
+export const AGENT_VERSION = INGOT_VERSION;
 
 /** Options of {@link startDeployAgent}. */
 export interface DeployAgentOptions {

@@ -11,6 +11,7 @@ import type { BmcFlags } from './bmc.js';
 import type { LabDownFlags, LabStatusFlags, LabUpFlags, RamdiskBuildFlags, TestImageFlags } from './lab.js';
 import { RAMDISK_COMPRESSIONS } from '../lab/build/reproducible-cpio.js';
 import { createLogger } from '../shared/logger.js';
+import { INGOT_VERSION } from '../shared/version.js';
 import { loadConfig } from './load-config.js';
 import { untilSignal } from './until-signal.js';
 import { startServer } from './serve.js';
@@ -159,6 +160,7 @@ function registerLabCommands(program: Command): void {
 export function buildProgram(): Command {
   const program = new Command('ingot')
     .description('Ingot: bare-metal provisioning with the Ironic API v1')
+    .version(INGOT_VERSION, '-V, --version', 'print the version of Ingot')
     .showHelpAfterError();
   program
     .command('serve')
