@@ -10,6 +10,7 @@ function memDisk(size: number): DiskTarget & { bytes: Buffer } {
     bytes, path: 'mem', size, sectorSize: 512, isFile: true,
     read: async (o, l) => Buffer.from(bytes.subarray(o, o + l)),
     write: async (o, d) => void bytes.set(d, o),
+    writeDirect: async (o, d) => (bytes.set(d, o), d.length),
     zero: async (o, l) => void bytes.fill(0, o, o + l),
     blank: async () => void bytes.fill(0),
     sync: async () => {}, close: async () => {},

@@ -40,6 +40,10 @@ function memoryDisk(size: number, failFrom = Infinity) {
       if (offset + data.length > failFrom) throw Object.assign(new Error('EIO: i/o error, write'), { code: 'EIO' });
       bytes.set(data, offset);
     },
+    async writeDirect(offset, data) {
+      await disk.write(offset, data);
+      return data.length;
+    },
     zero: async (offset, length) => void bytes.fill(0, offset, offset + length),
     blank: async () => void bytes.fill(0),
     sync: async () => void syncs++,

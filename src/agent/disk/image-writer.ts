@@ -5,12 +5,13 @@
  * `…-retry-interval`), 4xx answers move on to the next URL.
  *
  * Receiving, hashing and writing overlap: the body is read into one reused buffer
- * (`image-download.ts`), hashed on the event loop and copied into four 2 MiB write buffers, written one
- * at a time on the thread pool while the next ones fill (`write-pipeline.ts`). When all four are busy,
- * reading stops (TCP back-pressure), so an image write holds ~9 MiB whatever the image size (a
- * simulated fleet runs many in one process). After every 64 MiB written a background sync starts (one
- * at a time), so the disk writes back while the download goes on and the final sync has little left to
- * do. Measurements behind these choices: docs/bench.md, "The agent's image write".
+ * (`image-download.ts`), hashed on the event loop and copied into four 2 MiB page-aligned write
+ * buffers, written one at a time on the thread pool while the next ones fill (`write-pipeline.ts`),
+ * around the page cache (`O_DIRECT`) where the disk takes it. When all four are busy, reading stops (TCP
+ * back-pressure), so an image write holds ~9 MiB whatever the image size (a simulated fleet runs many in
+ * one process). On a disk written through the page cache, a background sync starts after every 64 MiB
+ * (one at a time), so the disk writes back while the download goes on and the final sync has little left
+ * to do. Measurements behind these choices: docs/bench.md, "The agent's image write".
  *
  * - An image whose `Content-Length` exceeds the disk is refused before anything is written; one that
  *   turns out larger while streaming fails as soon as it passes the disk's end.
@@ -34,7 +35,7 @@ const QCOW2_MAGIC = Buffer.from([0x51, 0x46, 0x49, 0xfb]);
 const WRITE_BLOCK = 2 * MIB;
 /** Write buffers: while one fills, the full ones are written, in order. */
 const WRITE_BUFFERS = 4;
-/** A background sync starts after every this many bytes written. */
+/** A background sync starts after every this many bytes written through the page cache. */
 const FLUSH_EVERY = 64 * MIB;
 
 /** Options of {@link streamImage}. */
