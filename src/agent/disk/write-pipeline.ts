@@ -1,8 +1,8 @@
 /**
  * Writes a stream of bytes onto a disk in large blocks while the next ones arrive: receiving (and
  * hashing) overlaps writing, which runs on libuv's thread pool. Bytes are gathered into a small pool of
- * buffers (`buffers` × `blockBytes`, 4 × 4 MiB by default, allocated together at the first write); full buffers queue up
- * and are written one at a time, in order. When every buffer is full or being written,
+ * buffers (`buffers` × `blockBytes`, 4 × 4 MiB by default, allocated together at the first write); full
+ * buffers queue up and are written one at a time, in order. When every buffer is full or being written,
  * {@link WritePipeline.take} takes nothing more until {@link WritePipeline.ready}, which stops reading
  * the source and so bounds memory (TCP back-pressure when the source is a download).
  *
