@@ -51,7 +51,8 @@ export class WritePipeline {
   readonly #skipZeroBlocks: boolean;
   #beforeFirstWrite: ((head: Buffer) => Promise<void>) | undefined;
   readonly #free: Buffer[] = [];
-  #allocated = 0;
+  /** The buffers exist (they are made together, at the first write). */
+  #pooled = false;
   readonly #waiting: (() => void)[] = [];
   readonly #inFlight = new Set<Promise<void>>();
   #current: Buffer | null = null;
@@ -119,7 +120,7 @@ export class WritePipeline {
 
   /** Resolves when {@link WritePipeline.take} accepts bytes again (at once when it does now). */
   ready(): Promise<void> {
-    if (this.#current || this.#free.length > 0 || this.#allocated < this.#maxBuffers || this.#failure) return Promise.resolve();
+    if (this.#current || this.#free.length > 0 || !this.#pooled || this.#failure) return Promise.resolve();
     return new Promise((resolve) => this.#waiting.push(resolve));
   }
 
@@ -151,10 +152,10 @@ export class WritePipeline {
   }
 
   #takeFree(): Buffer | null {
-    if (this.#allocated === 0) {
+    if (!this.#pooled) {
       // All at once, from one page-aligned block: any image past one buffer uses them all.
       this.#free.push(...alignedBuffers(this.#maxBuffers, this.#blockBytes));
-      this.#allocated = this.#maxBuffers;
+      this.#pooled = true;
     }
     return this.#free.pop() ?? null;
   }
