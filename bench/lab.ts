@@ -32,6 +32,7 @@ import { parseArgs } from 'node:util';
 import { qemuPaths } from '../src/bmc/qemu/command-line.js';
 import { readFrom } from '../src/shared/read-from.js';
 import { tftpGet } from '../src/boot/tftp/client.js';
+import { isRunningAgentEvent } from '../src/conductor/flows/fast-track.js';
 import { LAB_KERNEL_PACKAGE, labDown, labUp, type Lab } from '../src/lab/lab/index.js';
 import { LAB_NET } from '../src/lab/lab/layout.js';
 import { procInfo } from '../src/lab/lab/processes.js';
@@ -268,7 +269,7 @@ try {
   await settle(lab, nodes, 'provide', 'available');
   const cleanS = (Date.now() - cleanStarted) / 1000;
   // Which machines' cleaning the running agent took (fast track), from their history rather than assumed.
-  const ranOnAgent = (events: { event: string }[], kind: string) => events.some((h) => h.event.startsWith('fast track: the running agent at') && h.event.includes(`takes the ${kind} steps`));
+  const ranOnAgent = (events: { event: string }[], kind: 'clean' | 'deploy') => events.some((h) => isRunningAgentEvent(h.event, kind));
   const cleanedOnAgent = (await Promise.all(nodes.map(async (n) => ranOnAgent(await historySince(lab!, n.uuid, cleanStarted), 'clean')))).filter(Boolean).length;
 
   // Deployment: all at once, each until the deployed OS prints its marker.

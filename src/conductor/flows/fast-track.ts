@@ -61,6 +61,16 @@ export async function keepsRunningAgent(task: Task, signal: AbortSignal): Promis
   return fastTrackAble(task) && (await whyNoRunningAgent(task, signal)) === null;
 }
 
+/** The history event of a cleaning or deployment the running agent takes (no ramdisk boot). */
+export function runningAgentEvent(url: string, kind: 'clean' | 'deploy'): string {
+  return `fast track: the running agent at ${url} takes the ${kind} steps; no ramdisk boot`;
+}
+
+/** Whether history event `text` says the running agent took the `kind` steps ({@link runningAgentEvent}). */
+export function isRunningAgentEvent(text: string, kind: 'clean' | 'deploy'): boolean {
+  return text.startsWith('fast track: the running agent at ') && text.endsWith(` takes the ${kind} steps; no ramdisk boot`);
+}
+
 /**
  * At the start of cleaning or a deployment: whether the node's running agent takes the steps, so no
  * ramdisk is booted (see the module doc). Records the decision in the node history when fast track is on.
@@ -82,6 +92,6 @@ export async function useRunningAgent(task: Task, signal: AbortSignal, kind: 'cl
     await task.record('agent', `fast track: ${why}; booting the ${kind} ramdisk`, 'INFO', null);
     return false;
   }
-  await task.record('agent', `fast track: the running agent at ${url} takes the ${kind} steps; no ramdisk boot`, 'INFO', null);
+  await task.record('agent', runningAgentEvent(url, kind), 'INFO', null);
   return true;
 }
