@@ -12,7 +12,7 @@ import { followTaskMonitor } from './task-monitor.js';
 import type { Semaphore } from './semaphore.js';
 import type { RedfishSettings } from './settings.js';
 import type { RedfishReply, RedfishResource } from './reply.js';
-import { ConnectionFailure, type HttpResponse, type HttpTransport } from './transport.js';
+import { ConnectionFailure, MAX_REDIRECTS, type HttpResponse, type HttpTransport } from './transport.js';
 import { sleep } from '../../shared/clock.js';
 
 export type { RedfishReply, RedfishResource } from './reply.js';
@@ -217,11 +217,26 @@ export class RedfishClient {
   }
 
   private statusError(reply: RedfishReply, method: string, path: string, suffix = ''): RedfishError {
-    const what = reply.status === 401 ? ' (credentials rejected: check redfish_username and redfish_password)' : '';
+    const what = reply.status === 401 ? ' (credentials rejected: check redfish_username and redfish_password)' : this.redirectNote(reply, method);
     return new RedfishError(
       `Redfish BMC ${this.bmc} answered ${reply.status} to ${method} ${path}${what}: ${redfishErrorMessage(reply.body, reply.text)}${suffix}`,
       reply.status,
     );
+  }
+
+  /** Why a redirect answer was not followed (the transport follows those within the BMC's origin). */
+  private redirectNote(reply: RedfishReply, method: string): string {
+    const location = header(reply.headers, 'location');
+    if (reply.status < 300 || reply.status >= 400 || !location) return '';
+    const target = URL.canParse(location, this.info.origin) ? new URL(location, this.info.origin) : null;
+    if (!target) return ` (a redirect to ${location}, which is not a URL)`;
+    if (target.origin !== this.info.origin) {
+      return ` (a redirect to ${target.href}, another origin: not followed; set driver_info redfish_address to ${target.origin})`;
+    }
+    if (reply.status === 307 || reply.status === 308 || method === 'GET' || method === 'HEAD') {
+      return ` (redirected more than ${MAX_REDIRECTS} times, last to ${location})`;
+    }
+    return ` (a redirect to ${location} that would turn ${method} into GET: not followed)`;
   }
 
   private backoffMs(attempt: number, res?: HttpResponse): number {

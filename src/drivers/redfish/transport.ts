@@ -1,6 +1,7 @@
 /**
  * One BMC's HTTP(S) connection pool: keep-alive agent, TLS verification as driver_info asks, a timeout per
- * request, and cancellation by AbortSignal. It knows nothing of Redfish; the client above it does.
+ * request, cancellation by AbortSignal, and redirects within the BMC's origin followed as sushy's HTTP
+ * library follows them. It knows nothing of Redfish; the client above it does.
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import http from 'node:http';
@@ -30,6 +31,30 @@ const TLS_CODES = new Set([
   'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID', 'ERR_TLS_CERT_ALTNAME_INVALID', 'CERT_UNTRUSTED',
   'CERT_SIGNATURE_FAILURE', 'CERT_REJECTED', 'INVALID_CA',
 ]);
+
+/** Redirects followed for one request at most; the last answer is returned after that. */
+export const MAX_REDIRECTS = 5;
+
+/**
+ * The request to send after a redirect answer, or null to return the answer as it is: another origin (its
+ * credentials and certificate checks are not this BMC's), no Location, or a 301/302/303 to a request that
+ * is not a GET or HEAD (turning an action into a GET would lose the action while looking successful).
+ * NOTE: sushy-tools answers 307 to a system named by its alias (`/redfish/v1/Systems/<name>`), pointing
+ * to its UUID; some BMCs answer 301/308 for a collection asked without its trailing slash.
+ */
+export function redirected(req: HttpRequest, status: number, location: string | undefined): HttpRequest | null {
+  if (![301, 302, 303, 307, 308].includes(status) || !location) return null;
+  let next: URL;
+  try {
+    next = new URL(location, req.url);
+  } catch {
+    return null;
+  }
+  if (next.origin !== req.url.origin) return null;
+  if (status === 307 || status === 308) return { ...req, url: next };
+  if (req.method !== 'GET' && req.method !== 'HEAD') return null;
+  return { ...req, url: next };
+}
 
 /** The request never got an HTTP answer: refused, reset, timed out, or the certificate was not trusted. */
 export class ConnectionFailure extends Error {
@@ -71,8 +96,23 @@ export class HttpTransport {
       : new http.Agent(common);
   }
 
-  /** Sends one request; rejects with {@link ConnectionFailure} when no HTTP answer came, or the signal's reason. */
-  request(req: HttpRequest): Promise<HttpResponse> {
+  /**
+   * Sends one request, following up to {@link MAX_REDIRECTS} redirects within the origin (see
+   * {@link redirected}); rejects with {@link ConnectionFailure} when no HTTP answer came, or the signal's reason.
+   */
+  async request(req: HttpRequest): Promise<HttpResponse> {
+    let current = req;
+    for (let hop = 0; ; hop += 1) {
+      const res = await this.exchange(current);
+      const location = res.headers.location;
+      const next = hop < MAX_REDIRECTS ? redirected(current, res.status, location) : null;
+      if (!next) return res;
+      current = next;
+    }
+  }
+
+  /** One HTTP exchange. */
+  private exchange(req: HttpRequest): Promise<HttpResponse> {
     const { signal } = req;
     if (signal?.aborted) return Promise.reject(signal.reason);
     const lib = this.#secure ? https : http;
