@@ -14,6 +14,8 @@ export interface ManagementCaseOptions {
   refusesOptional?: boolean;
   /** Inject an NMI through `injectNmi`; leave off for machines that refuse one (ipmi_sim does). */
   injectsNmi?: boolean;
+  /** The image URL the virtual media cases attach, read when they run (a BMC that fetches it needs a real one). */
+  mediaUrl?: () => string;
 }
 
 export function managementConformance(label: string, make: () => ManagementInterface, opts: ManagementCaseOptions): void {
@@ -59,11 +61,12 @@ export function managementConformance(label: string, make: () => ManagementInter
       const withVmedia = () => make() as WithVmedia;
       const cdOf = async (m: WithVmedia, task: ReturnType<typeof sampleTask>) =>
         (await m.getVirtualMedia(task)).find((d) => d.media_types.includes('CD') || d.media_types.includes('DVD'));
-      const iso = 'http://127.0.0.1:8080/conformance.iso';
+      const isoUrl = () => opts.mediaUrl?.() ?? 'http://127.0.0.1:8080/conformance.iso';
 
       it('attaches a CD image (twice is fine), keeps it through a floppy detach and detaches it', async () => {
         const m = withVmedia();
         const task = sampleTask(opts.nodeFields);
+        const iso = isoUrl();
         await m.detachVirtualMedia(task);
         try {
           await m.attachVirtualMedia(task, 'cdrom', iso);
@@ -81,6 +84,7 @@ export function managementConformance(label: string, make: () => ManagementInter
       it('does not take over a device holding another image (InvalidParameterValue)', async () => {
         const m = withVmedia();
         const task = sampleTask(opts.nodeFields);
+        const iso = isoUrl();
         await m.detachVirtualMedia(task);
         try {
           await m.attachVirtualMedia(task, 'cdrom', iso);

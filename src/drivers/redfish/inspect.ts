@@ -42,7 +42,8 @@ async function members(h: SystemHandle, system: RedfishResource, key: string, re
   return link ? read(() => readMembers(h, link), []) : [];
 }
 
-async function readStorage(h: SystemHandle, system: RedfishResource): Promise<RedfishInventory['storage']> {
+/** The system's Storage controllers with their drives and volumes, as inspection reads them. */
+export async function readStorage(h: SystemHandle, system: RedfishResource): Promise<RedfishInventory['storage']> {
   const controllers = await members(h, system, 'Storage', storageRead);
   return Promise.all(controllers.map(async (s) => {
     const driveIds = Array.isArray(s['Drives']) ? s['Drives'].map(odataId).filter((d): d is string => d !== null) : [];
