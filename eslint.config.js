@@ -62,5 +62,5 @@ export default tseslint.config(
       'no-restricted-syntax': ['error', { selector: 'ExportDefaultDeclaration', message: 'Use named exports.' }],
     },
   },
-  { files: ['eslint.config.js', 'vitest.config.ts', 'vitest.lab.config.ts'], rules: { 'no-restricted-syntax': 'off' } },
+  { files: ['eslint.config.js', 'vitest.config.ts', 'vitest.lab.config.ts', 'vitest.peers.config.ts'], rules: { 'no-restricted-syntax': 'off' } },
 );

@@ -4,8 +4,9 @@
 # (ipmitool and ipmi_sim drive and answer Ingot's IPMI, python3-sushy drives its Redfish emulator), the real
 # ironic-inspector (the `inspector` inspect interface delegates to it) and
 # QEMU with its firmware (the qemu machine back-end) and what the lab builds ramdisks and disk images with
-# (busybox, lz4, binutils, kmod, syslinux, mtools, dosfstools), then starts PostgreSQL with the role the storage
-# tests use. Safe to run again.
+# (busybox, lz4, binutils, kmod, syslinux, mtools, dosfstools), and the Python packages sushy-tools' emulator runs
+# on for `npm run test:peers` (its source comes from INGOT_SUSHY_TOOLS_DIR), then starts PostgreSQL with the role
+# the storage tests use. Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export DEBIAN_FRONTEND=noninteractive
@@ -13,7 +14,8 @@ export DEBIAN_FRONTEND=noninteractive
 wanted=(postgresql python3-ironicclient python3-openstackclient python3-openstacksdk python3-ironic-inspector-client
   python3-ironic-inspector ipmitool openipmi python3-sushy qemu-system-x86 qemu-utils ovmf
   genisoimage xorriso python3-pycdlib dnsmasq-base busybox-static tftp-hpa fdisk gdisk
-  ipxe-qemu syslinux syslinux-common pxelinux mtools dosfstools lz4 binutils kmod iproute2)
+  ipxe-qemu syslinux syslinux-common pxelinux mtools dosfstools lz4 binutils kmod iproute2
+  python3-flask python3-requests python3-tenacity python3-ironic-lib python3-bcrypt)
 missing=()
 for pkg in "${wanted[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
