@@ -1,7 +1,9 @@
 /**
  * Test support for the client commands: a small Ironic-shaped HTTP server on 127.0.0.1 that records
  * every request and answers from a handler, and a runner that executes `ingot …` argv against it with
- * captured output and a virtual clock.
+ * captured output and a virtual clock. It serves what a real server does not give on demand (exact
+ * request shapes, other Ironic versions' error envelopes, state sequences for `--wait` on a virtual
+ * clock); test/cli/client-cli.test.ts runs the built CLI against a real `ingot serve`.
  */
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders } from 'node:http';
