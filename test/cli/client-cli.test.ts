@@ -10,6 +10,9 @@ import { runCli, runCliJson, runCliOk } from '../support/cli.js';
 import { api } from '../support/http.js';
 import { startServer, type RunningServer } from '../support/server.js';
 
+/** Each command is a Node start (a fraction of a second, more on a busy machine); a test runs up to a dozen. */
+const CLI_TEST_TIMEOUT_MS = 120_000;
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 interface NodeView {
@@ -69,7 +72,7 @@ afterAll(async () => {
   await server?.dispose();
 });
 
-describe('ingot node against ingot serve', () => {
+describe('ingot node against ingot serve', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
   it('creates a node, shows it by name and UUID, and lists it with filters, fields and formats', async () => {
     const name = uniqueName('cli-crud');
     const created = await runCliJson<NodeView>(url, [
@@ -221,7 +224,7 @@ describe('ingot node against ingot serve', () => {
   });
 });
 
-describe('ingot port against ingot serve', () => {
+describe('ingot port against ingot serve', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
   it('creates, lists, shows, updates and deletes ports, and refuses a duplicate MAC', async () => {
     const name = uniqueName('cli-port');
     const node = await runCliJson<NodeView>(url, ['node', 'create', '--driver', 'fake-hardware', '--name', name]);
@@ -258,7 +261,7 @@ describe('ingot port against ingot serve', () => {
   });
 });
 
-describe('what the CLI says when something is wrong', () => {
+describe('what the CLI says when something is wrong', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
   it('a missing node: exit 1 and the server’s 404 message, for show, set, verbs, power, history and ports', async () => {
     const missing = uniqueName('no-such-node');
     const cases: string[][] = [
