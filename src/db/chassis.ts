@@ -28,7 +28,7 @@ export function chassisRepository(ctx: RepoContext): ChassisRepository {
     columns: CHASSIS_SPEC,
     sort: SORT,
     notFound: chassisNotFound,
-    violations: (v) => ({ unique: (c) => (c === 'uuid' ? fail('ChassisAlreadyExists', `A chassis with UUID ${String(v.uuid)} already exists.`) : undefined) }),
+    unique: { uuid: (v) => fail('ChassisAlreadyExists', `A chassis with UUID ${String(v.uuid)} already exists.`) },
     deleteOnlyIf: {
       condition: sql<SqlBool>`not exists (select 1 from nodes where nodes.chassis_id = chassis.id)`,
       refused: (uuid) => fail('ChassisNotEmpty', `Cannot complete the requested action because chassis ${uuid} contains nodes.`),

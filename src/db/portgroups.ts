@@ -31,15 +31,12 @@ export function portgroupRepository(ctx: RepoContext): PortgroupRepository {
     columns: PORTGROUP_SPEC,
     sort: SORT,
     notFound: portgroupNotFound,
-    violations: (v) => ({
-      unique: (column) => {
-        if (column === 'name') return fail('PortgroupAlreadyExists', `A portgroup with name ${String(v.name)} already exists.`);
-        if (column === 'address') return fail('PortgroupAlreadyExists', `A portgroup with MAC address ${String(v.address)} already exists.`);
-        if (column === 'uuid') return fail('PortgroupAlreadyExists', `A portgroup with UUID ${String(v.uuid)} already exists.`);
-        return undefined;
-      },
-      foreignKey: () => fail('InvalidParameterValue', 'The node of the portgroup does not exist.'),
-    }),
+    unique: {
+      name: (v) => fail('PortgroupAlreadyExists', `A portgroup with name ${String(v.name)} already exists.`),
+      address: (v) => fail('PortgroupAlreadyExists', `A portgroup with MAC address ${String(v.address)} already exists.`),
+      uuid: (v) => fail('PortgroupAlreadyExists', `A portgroup with UUID ${String(v.uuid)} already exists.`),
+    },
+    foreignKey: () => fail('InvalidParameterValue', 'The node of the portgroup does not exist.'),
     deleteOnlyIf: {
       condition: sql<SqlBool>`not exists (select 1 from ports where ports.portgroup_id = portgroups.id)`,
       refused: (uuid) => fail('PortgroupNotEmpty', `Cannot complete the requested action because portgroup ${uuid} contains ports.`),

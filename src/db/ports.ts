@@ -28,15 +28,12 @@ export function portRepository(ctx: RepoContext): PortRepository {
     columns: PORT_SPEC,
     sort: SORT,
     notFound: portNotFound,
-    violations: (v) => ({
-      unique: (column) => {
-        if (column === 'address') return fail('MACAlreadyExists', `A port with MAC address ${String(v.address)} already exists.`);
-        if (column === 'uuid') return fail('PortAlreadyExists', `A port with UUID ${String(v.uuid)} already exists.`);
-        if (column === 'name') return fail('DuplicateName', `A port with name ${String(v.name)} already exists.`);
-        return undefined;
-      },
-      foreignKey: () => fail('InvalidParameterValue', 'The node or port group of the port does not exist.'),
-    }),
+    unique: {
+      address: (v) => fail('MACAlreadyExists', `A port with MAC address ${String(v.address)} already exists.`),
+      uuid: (v) => fail('PortAlreadyExists', `A port with UUID ${String(v.uuid)} already exists.`),
+      name: (v) => fail('DuplicateName', `A port with name ${String(v.name)} already exists.`),
+    },
+    foreignKey: () => fail('InvalidParameterValue', 'The node or port group of the port does not exist.'),
   });
   return {
     create: (values: PortCreate) => table.create({ ...values, address: values.address.toLowerCase() }),

@@ -37,7 +37,7 @@ export function inspectionRuleRepository(ctx: RepoContext): InspectionRuleReposi
     columns: INSPECTION_RULE_SPEC,
     sort: INSPECTION_SORT,
     notFound: (uuid) => inspectionRuleNotFound(String(uuid)),
-    violations: (v) => ({ unique: (c) => (c === 'uuid' ? fail('InspectionRuleAlreadyExists', `An inspection rule with UUID ${String(v.uuid)} already exists.`) : undefined) }),
+    unique: { uuid: (v) => fail('InspectionRuleAlreadyExists', `An inspection rule with UUID ${String(v.uuid)} already exists.`) },
   });
   return {
     create: (values: InspectionRuleCreate) => table.create(values),
@@ -57,7 +57,7 @@ export function legacyRuleRepository(ctx: RepoContext): LegacyRuleRepository {
     label: 'legacy_rules',
     columns: LEGACY_RULE_SPEC,
     notFound: (uuid) => legacyRuleNotFound(String(uuid)),
-    violations: (v) => ({ unique: (c) => (c === 'uuid' ? fail('InspectionRuleAlreadyExists', `Rule with UUID ${String(v.uuid)} already exists`) : undefined) }),
+    unique: { uuid: (v) => fail('InspectionRuleAlreadyExists', `Rule with UUID ${String(v.uuid)} already exists`) },
   });
   return {
     create: (values: LegacyRuleCreate) => table.create(values),

@@ -28,10 +28,12 @@ export interface TableRepositorySpec {
   /** The error when no row has the identifier asked for. */
   notFound: (ident: string | number) => IngotError;
   /**
-   * The constraint errors of a write, given the record fields written (normalised, with the UUID):
-   * duplicate values (`…AlreadyExists`, `DuplicateName`) and missing parents.
+   * The error for a duplicate value of each unique column (`…AlreadyExists`, `DuplicateName`), given the
+   * record fields written (normalised, with the UUID); a column not named rethrows the driver's error.
    */
-  violations?: (values: Row) => ViolationMap;
+  unique?: Readonly<Record<string, (values: Row) => IngotError>>;
+  /** The error when a row the record refers to does not exist. */
+  foreignKey?: () => IngotError;
   /**
    * Rows that others refer to stay: the delete takes the row only where `condition` holds (one statement,
    * so a referrer added at the same time cannot be orphaned); `refused(uuid)` is the error otherwise.
@@ -68,7 +70,10 @@ export function tableRepository<T>(ctx: RepoContext, spec: TableRepositorySpec):
   const { table, notFound } = spec;
   const mapper = rowMapper<T>(spec.label, spec.columns);
   const stamped = spec.columns.columns.includes('updated_at');
-  const violations = (values: Row): ViolationMap => spec.violations?.(values) ?? {};
+  const violations = (values: Row): ViolationMap => ({
+    unique: (column) => (spec.unique && Object.hasOwn(spec.unique, column) ? spec.unique[column]!(values) : undefined),
+    ...(spec.foreignKey ? { foreignKey: spec.foreignKey } : {}),
+  });
   const sort: SortSpec = spec.sort ?? { table, sortable: new Set(['id']), notNull: new Set(), notFound };
 
   async function getBy(column: string, value: unknown, ident: string | number): Promise<T> {
