@@ -255,7 +255,7 @@ export class RedfishClient {
         if (RedfishClient.retryable(res.status) && attempts > 1) throw new RetryableAnswer(reply, res);
         return reply;
       }, {
-        // Ironic's sushy settings: connection_retry_interval doubling up to max_retry_interval, or longer as
+        // The [redfish] settings: connection_retry_interval doubling up to max_retry_interval, or longer as
         // a Retry-After asks (still capped).
         backoff: { initialMs: this.settings.connection_retry_interval_ms, maxMs: this.settings.max_retry_interval_ms },
         attempts,
