@@ -6,6 +6,7 @@
  */
 import { AGENT_DEFAULT_PORT } from '../protocol/agent/commands.js';
 import { fail } from '../shared/errors.js';
+import { macFromBootif } from '../shared/mac.js';
 
 /** Hardware managers this agent ships. */
 export const HARDWARE_MANAGERS = ['linux', 'simulated'] as const;
@@ -170,12 +171,11 @@ export function parseKernelCmdline(cmdline: string): Map<string, string> {
  * then the MAC) or a plain MAC with `-` or `:` separators, to `aa:bb:cc:dd:ee:ff`.
  */
 export function normalizeBootif(value: string): string {
-  const parts = value.trim().toLowerCase().split(/[-:]/);
-  const mac = parts.length === 7 && parts[0] === '01' ? parts.slice(1) : parts;
-  if (mac.length !== 6 || !mac.every((p) => /^[0-9a-f]{2}$/.test(p))) {
+  const mac = macFromBootif(value);
+  if (mac === null) {
     throw fail('InvalidParameterValue', `BOOTIF: "${value}" is not a MAC address (expected 01-aa-bb-cc-dd-ee-ff or aa:bb:cc:dd:ee:ff).`);
   }
-  return mac.join(':');
+  return mac;
 }
 
 /** IPA's boolean spellings (oslo.config `BoolOpt`); a bare kernel word or flag means true. */

@@ -12,6 +12,7 @@
  */
 import { sleep } from '../shared/clock.js';
 import { fail, messageOf } from '../shared/errors.js';
+import { retry } from '../shared/retry.js';
 import type { HeartbeatRequest, LookupResponse } from '../protocol/agent/lookup.js';
 import type { IronicClient } from './ironic-client.js';
 
@@ -32,29 +33,33 @@ export interface LookupOptions {
   log?: (message: string) => void;
 }
 
+/** A lookup that found no node yet (an error, a 409, an answer without the node): worth another try. */
+class LookupMiss extends Error {}
+
 /** Looks the node up until it is found; throws DriverOperationError when the time is up. */
 export async function lookupNode(client: IronicClient, opts: LookupOptions): Promise<LookupResponse> {
-  const start = Date.now();
-  const max = opts.maxIntervalMs ?? 60_000;
   const pauses = opts.conflictPausesMs ?? [5000, 10_000, 30_000];
   let conflicts = 0;
-  let last = '';
-  for (let attempt = 1; ; attempt++) {
-    const result = await client.lookupOnce(opts.addresses, opts.nodeUuid);
-    if (result.kind === 'found') return result.answer;
-    last = result.reason;
-    if (result.kind === 'conflict') {
-      const pause = pauses[Math.min(conflicts++, pauses.length - 1)] ?? 0;
-      opts.log?.(`lookup: the node is locked (${result.reason}); waiting ${pause / 1000} s`);
-      await sleep(pause, opts.signal);
-    }
-    const high = Math.min(max, opts.intervalMs * 2 ** (attempt - 1));
-    const wait = opts.intervalMs + Math.random() * Math.max(0, high - opts.intervalMs);
-    if (Date.now() - start + wait > opts.timeoutMs) {
-      throw fail('DriverOperationError', `Could not look up the node at ${client.apiUrl} with addresses ${opts.addresses.join(',')} within ${Math.round(opts.timeoutMs / 1000)} s: ${last}`);
-    }
-    opts.log?.(`lookup at ${client.apiUrl} failed (attempt ${attempt}: ${last}); retrying in ${(wait / 1000).toFixed(1)} s`);
-    await sleep(wait, opts.signal);
+  try {
+    return await retry(async () => {
+      const result = await client.lookupOnce(opts.addresses, opts.nodeUuid);
+      if (result.kind === 'found') return result.answer;
+      if (result.kind === 'conflict') {
+        const pause = pauses[Math.min(conflicts++, pauses.length - 1)] ?? 0;
+        opts.log?.(`lookup: the node is locked (${result.reason}); waiting ${pause / 1000} s`);
+        await sleep(pause, opts.signal);
+      }
+      throw new LookupMiss(result.reason);
+    }, {
+      backoff: { initialMs: opts.intervalMs, maxMs: opts.maxIntervalMs ?? 60_000, jitter: 'full' },
+      deadline: Date.now() + opts.timeoutMs,
+      retryable: (err) => err instanceof LookupMiss,
+      onRetry: (attempt, err, wait) => opts.log?.(`lookup at ${client.apiUrl} failed (attempt ${attempt}: ${messageOf(err)}); retrying in ${(wait / 1000).toFixed(1)} s`),
+      signal: opts.signal,
+    });
+  } catch (err) {
+    if (!(err instanceof LookupMiss)) throw err;
+    throw fail('DriverOperationError', `Could not look up the node at ${client.apiUrl} with addresses ${opts.addresses.join(',')} within ${Math.round(opts.timeoutMs / 1000)} s: ${err.message}`);
   }
 }
 

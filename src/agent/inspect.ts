@@ -7,8 +7,8 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { sleep } from '../shared/clock.js';
 import { IngotError, fail, messageOf } from '../shared/errors.js';
+import { retry } from '../shared/retry.js';
 
 /** Options of {@link postInspection}. */
 export interface PostInspectionOptions {
@@ -81,30 +81,28 @@ export async function postInspection(callbackUrl: string, payload: unknown, opti
   const url = new URL(callbackUrl);
   const body = JSON.stringify(payload);
   const start = Date.now();
-  const initial = options.initialDelayMs ?? 1000;
-  const max = options.maxDelayMs ?? 30_000;
-  for (let attempt = 1; ; attempt++) {
-    const left = options.totalTimeoutMs - (Date.now() - start);
-    let reason: string;
-    try {
+  let attempts = 0;
+  try {
+    return await retry(async (attempt) => {
+      attempts = attempt;
+      const left = options.totalTimeoutMs - (Date.now() - start);
       const answer = await once(url, body, Math.max(1, Math.min(options.requestTimeoutMs ?? 60_000, left)), options.insecure ?? false, options.signal);
       if (answer.status < 400) return { status: answer.status, body: parseBody(answer.text), attempts: attempt };
       const detail = answer.text.slice(0, 500);
       if (answer.status < 500 && answer.status !== 409) {
         throw fail('DriverOperationError', `Inspection callback ${callbackUrl} refused the data: HTTP ${answer.status} ${detail}`);
       }
-      reason = `HTTP ${answer.status} ${detail}`;
-    } catch (err) {
-      if (options.signal?.aborted) throw err;
-      if (err instanceof IngotError) throw err;
-      reason = messageOf(err);
-    }
-    // Exponential backoff with jitter (50–100 % of the step) so a rack of agents does not retry in step.
-    const delay = Math.min(max, initial * 2 ** (attempt - 1)) * (0.5 + Math.random() / 2);
-    if (Date.now() - start + delay >= options.totalTimeoutMs) {
-      throw fail('DriverOperationError', `Inspection callback ${callbackUrl} failed after ${attempt} attempt(s) in ${Math.round((Date.now() - start) / 1000)} s: ${reason}`);
-    }
-    options.onRetry?.(attempt, reason, delay);
-    await sleep(delay, options.signal);
+      throw new Error(`HTTP ${answer.status} ${detail}`);
+    }, {
+      // Exponential backoff with jitter (50–100 % of the step) so a rack of agents does not retry in step.
+      backoff: { initialMs: options.initialDelayMs ?? 1000, maxMs: options.maxDelayMs ?? 30_000, jitter: 'equal' },
+      deadline: start + options.totalTimeoutMs,
+      retryable: (err) => !(err instanceof IngotError),
+      onRetry: (attempt, err, delayMs) => options.onRetry?.(attempt, messageOf(err), delayMs),
+      signal: options.signal,
+    });
+  } catch (err) {
+    if (options.signal?.aborted || err instanceof IngotError) throw err;
+    throw fail('DriverOperationError', `Inspection callback ${callbackUrl} failed after ${attempts} attempt(s) in ${Math.round((Date.now() - start) / 1000)} s: ${messageOf(err)}`);
   }
 }

@@ -8,6 +8,7 @@ import { Type } from 'typebox';
 import type { JsonObject } from '../domain/node.js';
 import { PortCreateBody } from '../protocol/api/bodies.js';
 import { fail } from '../shared/errors.js';
+import { isMac } from '../shared/mac.js';
 import { pythonRepr, type PatchOp } from './patch.js';
 
 /**
@@ -97,7 +98,6 @@ function baseShape(link: JsonObject): boolean {
 
 const has = (link: JsonObject, ...keys: string[]) => keys.every((k) => k in link);
 
-const MAC = /^[0-9a-f]{2}(:[0-9a-f]{2}){5}$/;
 const DATAPATH_ID = /^[0-9a-f]{16}$/;
 
 /**
@@ -125,7 +125,7 @@ export function validateLocalLink(value: unknown): JsonObject | null {
   }
   if (typeof link.switch_id !== 'string') return link;
   const id = link.switch_id.toLowerCase();
-  if (!MAC.test(id) && !DATAPATH_ID.test(id)) {
+  if (!isMac(id) && !DATAPATH_ID.test(id)) {
     throw fail('InvalidParameterValue', `Expected a MAC address or OpenFlow datapath ID but received ${link.switch_id}.`);
   }
   return { ...link, switch_id: id };

@@ -4,13 +4,11 @@
  */
 import type { Conductor } from '../domain/node.js';
 import { fail } from '../shared/errors.js';
-import { planPage, type SortSpec } from './paging.js';
+import type { SortSpec } from './paging.js';
 import type { RepoContext } from './repo-context.js';
-import { rowMapper } from './row-mapping.js';
 import { CONDUCTOR_SPEC } from './schema.js';
 import type { ConductorRepository, Page } from './store.js';
-
-const mapper = rowMapper<Conductor>('conductor', CONDUCTOR_SPEC);
+import { tableRepository } from './table-repository.js';
 
 /** `Conductor <hostname> could not be found.` */
 export function conductorNotFound(hostname: string) {
@@ -28,6 +26,9 @@ const SORT: SortSpec = {
 /** Builds the conductor repository. */
 export function conductorRepository(ctx: RepoContext): ConductorRepository {
   const { db } = ctx;
+  const table = tableRepository<Conductor>(ctx, {
+    table: 'conductors', label: 'conductor', columns: CONDUCTOR_SPEC, sort: SORT, notFound: (hostname) => conductorNotFound(String(hostname)),
+  });
   return {
     async register(hostname: string, conductorGroup: string, drivers: string[]): Promise<Conductor> {
       const now = ctx.now();
@@ -40,7 +41,7 @@ export function conductorRepository(ctx: RepoContext): ConductorRepository {
         )
         .returningAll()
         .executeTakeFirstOrThrow();
-      return mapper.toRecord(row);
+      return table.toRecord(row);
     },
 
     async touch(hostname: string): Promise<void> {
@@ -57,20 +58,9 @@ export function conductorRepository(ctx: RepoContext): ConductorRepository {
       if (Number(res.numUpdatedRows) === 0) throw conductorNotFound(hostname);
     },
 
-    async get(hostname: string): Promise<Conductor> {
-      const row = await db.selectFrom('conductors').selectAll().where('hostname', '=', hostname).executeTakeFirst();
-      if (!row) throw conductorNotFound(hostname);
-      return mapper.toRecord(row);
-    },
+    get: (hostname: string) => table.getBy('hostname', hostname, hostname),
 
-    async list(page: Page): Promise<Conductor[]> {
-      const plan = await planPage(ctx, SORT, page);
-      let q = db.selectFrom('conductors').selectAll();
-      if (plan.where) q = q.where(plan.where);
-      for (const o of plan.orderBy) q = q.orderBy(o);
-      if (plan.limit !== undefined) q = q.limit(plan.limit);
-      return (await q.execute()).map((r) => mapper.toRecord(r));
-    },
+    list: (page: Page) => table.list(page),
 
     async listStale(olderThan: string): Promise<Conductor[]> {
       const rows = await db
@@ -80,7 +70,7 @@ export function conductorRepository(ctx: RepoContext): ConductorRepository {
         .where('updated_at', '<', olderThan)
         .orderBy('id')
         .execute();
-      return rows.map((r) => mapper.toRecord(r));
+      return rows.map((r) => table.toRecord(r));
     },
   };
 }

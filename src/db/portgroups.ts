@@ -1,15 +1,13 @@
 /** The port group repository. A port group with ports cannot be deleted (PortgroupNotEmpty). */
-import { sql, type Insertable, type SqlBool, type Updateable } from 'kysely';
+import { sql, type SqlBool } from 'kysely';
 import type { Portgroup } from '../domain/node.js';
 import { fail } from '../shared/errors.js';
-import { isUuid, newUuid, normalizeUuid } from '../shared/ids.js';
-import { planPage, type SortSpec } from './paging.js';
-import { guarded, type RepoContext, type ViolationMap } from './repo-context.js';
-import { rowMapper } from './row-mapping.js';
-import { PORTGROUP_SPEC, type PortgroupsTable } from './schema.js';
+import { isUuid, normalizeUuid } from '../shared/ids.js';
+import type { SortSpec } from './paging.js';
+import type { RepoContext } from './repo-context.js';
+import { PORTGROUP_SPEC } from './schema.js';
 import type { Page, PortgroupChanges, PortgroupCreate, PortgroupFilter, PortgroupRepository } from './store.js';
-
-const mapper = rowMapper<Portgroup>('portgroup', PORTGROUP_SPEC);
+import { tableRepository } from './table-repository.js';
 
 /** `Portgroup <ident> could not be found.` */
 export function portgroupNotFound(ident: string | number) {
@@ -23,73 +21,32 @@ const SORT: SortSpec = {
   notFound: portgroupNotFound,
 };
 
-function violations(v: { address?: string | null | undefined; uuid?: string | undefined; name?: string | null | undefined }): ViolationMap {
-  return {
-    unique: (column) => {
-      if (column === 'name') return fail('PortgroupAlreadyExists', `A portgroup with name ${v.name} already exists.`);
-      if (column === 'address') return fail('PortgroupAlreadyExists', `A portgroup with MAC address ${v.address} already exists.`);
-      if (column === 'uuid') return fail('PortgroupAlreadyExists', `A portgroup with UUID ${v.uuid} already exists.`);
-      return undefined;
-    },
-    foreignKey: () => fail('InvalidParameterValue', 'The node of the portgroup does not exist.'),
-  };
-}
+const lower = (address: string | null | undefined) => (address ? address.toLowerCase() : address);
 
 /** Builds the port group repository. */
 export function portgroupRepository(ctx: RepoContext): PortgroupRepository {
-  const { db } = ctx;
+  const table = tableRepository<Portgroup>(ctx, {
+    table: 'portgroups',
+    label: 'portgroup',
+    columns: PORTGROUP_SPEC,
+    sort: SORT,
+    notFound: portgroupNotFound,
+    unique: {
+      name: (v) => fail('PortgroupAlreadyExists', `A portgroup with name ${String(v.name)} already exists.`),
+      address: (v) => fail('PortgroupAlreadyExists', `A portgroup with MAC address ${String(v.address)} already exists.`),
+      uuid: (v) => fail('PortgroupAlreadyExists', `A portgroup with UUID ${String(v.uuid)} already exists.`),
+    },
+    foreignKey: () => fail('InvalidParameterValue', 'The node of the portgroup does not exist.'),
+    deleteOnlyIf: {
+      condition: sql<SqlBool>`not exists (select 1 from ports where ports.portgroup_id = portgroups.id)`,
+      refused: (uuid) => fail('PortgroupNotEmpty', `Cannot complete the requested action because portgroup ${uuid} contains ports.`),
+    },
+  });
   return {
-    async create(values: PortgroupCreate): Promise<Portgroup> {
-      const address = values.address ? values.address.toLowerCase() : values.address;
-      const uuid = values.uuid ? normalizeUuid(values.uuid) : newUuid();
-      const row = mapper.toRow({ ...values, address, uuid, created_at: ctx.now(), updated_at: null });
-      const inserted = await guarded(ctx, violations({ address, uuid, name: values.name }), () =>
-        db.insertInto('portgroups').values(row as Insertable<PortgroupsTable>).returningAll().executeTakeFirstOrThrow(),
-      );
-      return mapper.toRecord(inserted);
-    },
-
-    async get(ident: string): Promise<Portgroup> {
-      const q = db.selectFrom('portgroups').selectAll();
-      const row = await (isUuid(ident) ? q.where('uuid', '=', normalizeUuid(ident)) : q.where('name', '=', ident)).executeTakeFirst();
-      if (!row) throw portgroupNotFound(ident);
-      return mapper.toRecord(row);
-    },
-
-    async list(filter: PortgroupFilter, page: Page): Promise<Portgroup[]> {
-      const plan = await planPage(ctx, SORT, page);
-      let q = db.selectFrom('portgroups').selectAll();
-      if (filter.node_id !== undefined) q = q.where('node_id', '=', filter.node_id);
-      if (filter.address !== undefined) q = q.where('address', '=', filter.address.toLowerCase());
-      if (plan.where) q = q.where(plan.where);
-      for (const o of plan.orderBy) q = q.orderBy(o);
-      if (plan.limit !== undefined) q = q.limit(plan.limit);
-      return (await q.execute()).map((r) => mapper.toRecord(r));
-    },
-
-    async update(uuid: string, changes: PortgroupChanges): Promise<Portgroup> {
-      const address = changes.address ? changes.address.toLowerCase() : changes.address;
-      const row = mapper.toRow({ ...changes, address, updated_at: ctx.now() });
-      const id = normalizeUuid(uuid);
-      const updated = await guarded(ctx, violations({ address, uuid: id, name: changes.name }), () =>
-        db.updateTable('portgroups').set(row as Updateable<PortgroupsTable>).where('uuid', '=', id).returningAll().executeTakeFirst(),
-      );
-      if (!updated) throw portgroupNotFound(uuid);
-      return mapper.toRecord(updated);
-    },
-
-    async delete(uuid: string): Promise<void> {
-      const id = normalizeUuid(uuid);
-      // One statement: deletes only an empty group, so a port added concurrently cannot be orphaned.
-      const res = await db
-        .deleteFrom('portgroups')
-        .where('uuid', '=', id)
-        .where(sql<SqlBool>`not exists (select 1 from ports where ports.portgroup_id = portgroups.id)`)
-        .executeTakeFirst();
-      if (Number(res.numDeletedRows) > 0) return;
-      const exists = await db.selectFrom('portgroups').select('id').where('uuid', '=', id).executeTakeFirst();
-      if (!exists) throw portgroupNotFound(uuid);
-      throw fail('PortgroupNotEmpty', `Cannot complete the requested action because portgroup ${id} contains ports.`);
-    },
+    create: (values: PortgroupCreate) => table.create({ ...values, address: lower(values.address) }),
+    get: (ident: string) => (isUuid(ident) ? table.getBy('uuid', normalizeUuid(ident), ident) : table.getBy('name', ident, ident)),
+    list: (filter: PortgroupFilter, page: Page) => table.list(page, { node_id: filter.node_id, address: filter.address?.toLowerCase() }),
+    update: (uuid: string, changes: PortgroupChanges) => table.update(uuid, { ...changes, address: lower(changes.address) }),
+    delete: (uuid: string) => table.delete(uuid),
   };
 }

@@ -12,7 +12,7 @@ import { Type, type TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import type { InspectionPayload } from '../protocol/agent/inventory.js';
 import { IngotError } from '../shared/errors.js';
-import { isHardwareAddress, normalizeMac, pxeMacFrom } from './mac.js';
+import { HARDWARE_ADDRESS, macFromBootif, parseMac } from '../shared/mac.js';
 
 /** Bounds on the payload; a real machine is far below each. */
 export const PAYLOAD_LIMITS = {
@@ -185,28 +185,28 @@ export function validateInspectionPayload(body: unknown): InspectionPayload {
   const seen = new Map<string, number>();
   payload.inventory.interfaces.forEach((iface, i) => {
     const where = `inventory.interfaces[${i}]`;
-    if (!isHardwareAddress(iface.mac_address)) {
-      throw new InspectionDataError(`${where}.mac_address`, `${show(iface.mac_address)} is not a MAC address`);
-    }
-    iface.mac_address = normalizeMac(iface.mac_address);
+    const mac = parseMac(iface.mac_address, HARDWARE_ADDRESS);
+    if (mac === null) throw new InspectionDataError(`${where}.mac_address`, `${show(iface.mac_address)} is not a MAC address`);
+    iface.mac_address = mac;
     const dup = seen.get(iface.name);
     if (dup !== undefined) throw new InspectionDataError(`${where}.name`, `${show(iface.name)} is already used by inventory.interfaces[${dup}]`);
     seen.set(iface.name, i);
   });
   const boot = payload.inventory.boot;
   if (boot?.pxe_interface) {
-    const mac = pxeMacFrom(boot.pxe_interface);
+    const mac = macFromBootif(boot.pxe_interface);
     if (mac === null) throw new InspectionDataError('inventory.boot.pxe_interface', `${show(boot.pxe_interface)} is not a MAC address`);
     boot.pxe_interface = mac;
   }
   if (payload.boot_interface) {
-    const mac = pxeMacFrom(payload.boot_interface);
+    const mac = macFromBootif(payload.boot_interface);
     if (mac === null) throw new InspectionDataError('boot_interface', `${show(payload.boot_interface)} is not a MAC address`);
     payload.boot_interface = mac;
   }
   if (payload.inventory.bmc_mac) {
-    if (!isHardwareAddress(payload.inventory.bmc_mac)) throw new InspectionDataError('inventory.bmc_mac', `${show(payload.inventory.bmc_mac)} is not a MAC address`);
-    payload.inventory.bmc_mac = normalizeMac(payload.inventory.bmc_mac);
+    const mac = parseMac(payload.inventory.bmc_mac, HARDWARE_ADDRESS);
+    if (mac === null) throw new InspectionDataError('inventory.bmc_mac', `${show(payload.inventory.bmc_mac)} is not a MAC address`);
+    payload.inventory.bmc_mac = mac;
   }
   return payload;
 }

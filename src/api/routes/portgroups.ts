@@ -10,7 +10,7 @@ import { fail } from '../../shared/errors.js';
 import type { ApiDeps } from '../context.js';
 import { baseUrl, buildUrl, selfLinks } from '../links.js';
 import { getNode, getNodeParam, isValidLogicalName, requireUuid } from '../lookup.js';
-import { normalizeMac } from '../mac.js';
+import { normalizeMac } from '../../shared/mac.js';
 import { requireUrlVersion } from '../microversion.js';
 import { applyPatch, changedFields, parsePatch } from '../patch.js';
 import { nextLink, one, parseLimit, parseSortDir, returnFields, type Query } from '../query.js';

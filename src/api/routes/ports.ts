@@ -12,7 +12,7 @@ import { isUuid, normalizeUuid } from '../../shared/ids.js';
 import type { ApiDeps } from '../context.js';
 import { baseUrl, buildUrl } from '../links.js';
 import { getNode, getNodeParam, getPort, requireUuid } from '../lookup.js';
-import { normalizeMac } from '../mac.js';
+import { normalizeMac } from '../../shared/mac.js';
 import { requireVersion } from '../microversion.js';
 import { applyPatch, changedFields, parsePatch } from '../patch.js';
 import { CHECKED_PORT_FIELDS, checkSmartNicLink, PortPostBody, rejectNewerPortInput, rejectNewerPortPatch, requireOneNode, validateLocalLink } from '../port-input.js';

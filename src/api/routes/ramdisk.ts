@@ -13,7 +13,7 @@ import { fail } from '../../shared/errors.js';
 import type { ApiDeps } from '../context.js';
 import { baseUrl, selfLinks } from '../links.js';
 import { requireUuid } from '../lookup.js';
-import { normalizeMac } from '../mac.js';
+import { normalizeMac } from '../../shared/mac.js';
 import { requireUrlVersion } from '../microversion.js';
 import { one, type Query } from '../query.js';
 import { maskSecrets } from '../serialize/mask.js';

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { HardwareProfile } from '../../protocol/hardware/profile.js';
 import { IngotError } from '../../shared/errors.js';
+import { isMac } from '../../shared/mac.js';
 import type { MachineFaults } from '../machine.js';
 
 /** One NIC: its MAC and, optionally, the host tap device it is plugged into. */
@@ -75,7 +76,7 @@ export function resolveSpec(spec: QemuMachineSpec): ResolvedQemuSpec {
   if (!Number.isInteger(cpus) || cpus < 1) throw bad('cpus must be a positive integer');
   const nics = (spec.nics ?? []).map((nic) => ({ ...nic, mac: nic.mac.toLowerCase() }));
   for (const nic of nics) {
-    if (!/^([0-9a-f]{2}:){5}[0-9a-f]{2}$/.test(nic.mac)) throw bad(`invalid MAC ${nic.mac}`);
+    if (!isMac(nic.mac)) throw bad(`invalid MAC ${nic.mac}`);
     if (nic.tap !== undefined && !/^[A-Za-z0-9._-]{1,15}$/.test(nic.tap)) throw bad(`invalid tap name ${nic.tap}`);
   }
   const uuid = (spec.uuid ?? uuidFromName(spec.name)).toLowerCase();

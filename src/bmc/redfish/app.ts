@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { systemClock, type Clock } from '../../shared/clock.js';
+import { parseJsonBodies } from '../../shared/json-body.js';
 import type { Logger } from '../../shared/logger.js';
 import type { Machine } from '../machine.js';
 import { canLogIn, parseBasic, SessionStore } from './auth.js';
@@ -96,16 +97,7 @@ export function buildRedfishApp(opts: RedfishAppOptions): FastifyInstance {
   }) as unknown as FastifyInstance;
 
   // Clients send JSON with or without a Content-Type (sushy posts actions without a body at all).
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => {
-    const text = body as string;
-    if (text.trim() === '') return done(null, undefined);
-    try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(malformedJson(), undefined);
-    }
-  });
+  parseJsonBodies(app, () => malformedJson());
 
   app.addHook('onRequest', async (req) => {
     if (isPublic(req)) return;

@@ -22,7 +22,7 @@ import {
   type FilterMark, type HostState, hostFileName, macOfHostFile, nodeTag, parseHostFile, parseUnknownHostsFile, renderHostFile,
   renderOptsFile, renderUnknownHostsFile, tagOfOptsFile, UNKNOWN_HOSTS_FILE,
 } from './dnsmasq-lines.js';
-import { normalizeMac, normalizeMacs } from './mac.js';
+import { ETHERNET_MAC, normalizeMac, normalizeMacs } from '../../shared/mac.js';
 import type { DhcpNode, DhcpOption, DhcpPort, DhcpProvider, FilterState, PxeFilter, UnknownPolicy } from './provider.js';
 
 /** How to open a {@link DnsmasqProvider}. */
@@ -80,7 +80,7 @@ export class DnsmasqProvider implements DhcpProvider {
 
   /** The host file of `mac` (for operators and tests). */
   hostFile(mac: string): string {
-    return path.join(this.opts.hostsDir, hostFileName(normalizeMac(mac)));
+    return path.join(this.opts.hostsDir, hostFileName(normalizeMac(mac, ETHERNET_MAC)));
   }
 
   /** The option file of `tag`. */
@@ -95,11 +95,11 @@ export class DnsmasqProvider implements DhcpProvider {
 
   /** The tag a MAC's node options are under, if any (for operators and tests). */
   tagOf(mac: string): string | undefined {
-    return this.hosts.get(normalizeMac(mac))?.tag ?? undefined;
+    return this.hosts.get(normalizeMac(mac, ETHERNET_MAC))?.tag ?? undefined;
   }
 
   async updatePortOptions(node: DhcpNode, ports: readonly DhcpPort[], options: readonly DhcpOption[]): Promise<void> {
-    const macs = normalizeMacs(ports.filter((p) => p.pxe_enabled).map((p) => p.address));
+    const macs = normalizeMacs(ports.filter((p) => p.pxe_enabled).map((p) => p.address), ETHERNET_MAC);
     const tag = nodeTag(node.uuid, this.opts.randomSuffix?.() ?? randomBytes(4).toString('hex'));
     const text = renderOptsFile(node.uuid, tag, options);
     return this.run(async () => {
@@ -119,7 +119,7 @@ export class DnsmasqProvider implements DhcpProvider {
   }
 
   async cleanPortOptions(ports: readonly DhcpPort[]): Promise<void> {
-    const macs = normalizeMacs(ports.map((p) => p.address));
+    const macs = normalizeMacs(ports.map((p) => p.address), ETHERNET_MAC);
     return this.run(async () => {
       const changed = macs.filter((mac) => this.hosts.get(mac)?.tag);
       for (const mac of changed) this.hosts.set(mac, { ...this.hosts.get(mac)!, node: null, tag: null });
@@ -139,7 +139,7 @@ export class DnsmasqProvider implements DhcpProvider {
   }
 
   private async mark(macs: Iterable<string>, filter: 'allow' | 'deny'): Promise<void> {
-    const list = normalizeMacs(macs);
+    const list = normalizeMacs(macs, ETHERNET_MAC);
     return this.run(async () => {
       if (!this.opts.filterEnabled) return;
       for (const mac of list) this.hosts.set(mac, { ...(this.hosts.get(mac) ?? { mac, node: null, tag: null }), filter });
@@ -156,8 +156,8 @@ export class DnsmasqProvider implements DhcpProvider {
   }
 
   private async sync(state: FilterState): Promise<void> {
-    const allow = new Set(normalizeMacs(state.allow));
-    const deny = new Set(normalizeMacs(state.deny));
+    const allow = new Set(normalizeMacs(state.allow, ETHERNET_MAC));
+    const deny = new Set(normalizeMacs(state.deny, ETHERNET_MAC));
     checkPolicy(state.unknown);
     return this.run(async () => {
       if (!this.opts.filterEnabled) return;

@@ -9,4 +9,3 @@ export { pxeBootOptions, DHCP_OPTION, HTTP_BOOT_TAG, HTTP_CLIENT_CLASS, type Boo
 export { planFilterSync, type FilterPlanInput } from './filter-plan.js';
 export { checkDnsmasqPidFile } from './dnsmasq-pid.js';
 export { hostFileName, optsFileName, UNKNOWN_HOSTS_FILE, INGOT_TAG } from './dnsmasq-lines.js';
-export { normalizeMac } from './mac.js';

@@ -5,30 +5,30 @@
  */
 import { fail } from '../../shared/errors.js';
 import { optionLine } from './dnsmasq-lines.js';
-import { normalizeMacs } from './mac.js';
+import { ETHERNET_MAC, normalizeMacs } from '../../shared/mac.js';
 import type { DhcpNode, DhcpOption, DhcpPort, DhcpProvider, FilterState, PxeFilter, UnknownPolicy } from './provider.js';
 
 /** Does nothing with valid input. */
 export class NoneDhcpProvider implements DhcpProvider {
   readonly name = 'none' as const;
   readonly filter: PxeFilter = {
-    allow: async (macs: Iterable<string>) => void normalizeMacs(macs),
-    deny: async (macs: Iterable<string>) => void normalizeMacs(macs),
+    allow: async (macs: Iterable<string>) => void normalizeMacs(macs, ETHERNET_MAC),
+    deny: async (macs: Iterable<string>) => void normalizeMacs(macs, ETHERNET_MAC),
     setUnknownPolicy: async (policy: UnknownPolicy) => checkPolicy(policy),
     sync: async (state: FilterState) => {
-      normalizeMacs(state.allow);
-      normalizeMacs(state.deny);
+      normalizeMacs(state.allow, ETHERNET_MAC);
+      normalizeMacs(state.deny, ETHERNET_MAC);
       checkPolicy(state.unknown);
     },
   };
 
   async updatePortOptions(_node: DhcpNode, ports: readonly DhcpPort[], options: readonly DhcpOption[]): Promise<void> {
-    normalizeMacs(ports.filter((p) => p.pxe_enabled).map((p) => p.address));
+    normalizeMacs(ports.filter((p) => p.pxe_enabled).map((p) => p.address), ETHERNET_MAC);
     for (const option of options) optionLine(null, option);
   }
 
   async cleanPortOptions(ports: readonly DhcpPort[]): Promise<void> {
-    normalizeMacs(ports.map((p) => p.address));
+    normalizeMacs(ports.map((p) => p.address), ETHERNET_MAC);
   }
 
   async close(): Promise<void> {}

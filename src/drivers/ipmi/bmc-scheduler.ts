@@ -3,19 +3,16 @@
  * `min_command_interval_s` apart, and a command failing with a retryable error is retried with backoff
  * until `command_retry_timeout_s` after it started (ironic/drivers/modules/ipmitool.py `_exec_ipmitool`).
  */
-import { sleep as realSleep } from '../../shared/clock.js';
+import { retry, systemRetryClock, type Backoff, type RetryClock } from '../../shared/retry.js';
 import type { RetryObserver } from '../retry-log.js';
 import { IpmiError } from './errors.js';
 import type { IpmiSettings } from './settings.js';
 
 /** The time source of the scheduler; tests pass a virtual one. */
-export interface SchedulerTime {
-  now(): number;
-  sleep(ms: number, signal: AbortSignal): Promise<void>;
-}
+export type SchedulerTime = RetryClock;
 
 /** Real time. */
-export const realTime: SchedulerTime = { now: () => Date.now(), sleep: realSleep };
+export const realTime: SchedulerTime = systemRetryClock;
 
 /** What one attempt of a command knows about its window. */
 export interface AttemptContext {
@@ -31,8 +28,8 @@ interface BmcLane {
   lastEnd: number;
 }
 
-const FIRST_BACKOFF_MS = 1000;
-const MAX_BACKOFF_MS = 8000;
+/** Ironic's: 1 s after the first failure, doubling up to 8 s. */
+const BACKOFF: Backoff = { initialMs: 1000, maxMs: 8000 };
 
 /** Serialises, spaces and retries the commands to each BMC. */
 export class BmcScheduler {
@@ -68,23 +65,21 @@ export class BmcScheduler {
     signal.throwIfAborted();
     const intervalMs = this.settings.min_command_interval_s * 1000;
     const deadline = this.time.now() + this.settings.command_retry_timeout_s * 1000;
-    let backoff = FIRST_BACKOFF_MS;
-    for (let n = 1; ; n++) {
+    return retry(async (n) => {
       const wait = lane.lastEnd + intervalMs - this.time.now();
       if (wait > 0) await this.time.sleep(wait, signal);
       try {
-        const value = await attempt({ deadline, attempt: n });
+        return await attempt({ deadline, attempt: n });
+      } finally {
         lane.lastEnd = this.time.now();
-        return value;
-      } catch (err) {
-        lane.lastEnd = this.time.now();
-        signal.throwIfAborted();
-        const retryable = err instanceof IpmiError && err.retryable;
-        if (!retryable || this.time.now() + backoff >= deadline) throw err;
-        this.onRetry({ bmc: key, operation, attempt: n, reason: err.message, delayMs: backoff });
       }
-      await this.time.sleep(backoff, signal);
-      backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
-    }
+    }, {
+      backoff: BACKOFF,
+      deadline,
+      retryable: (err) => err instanceof IpmiError && err.retryable,
+      onRetry: (n, err, delayMs) => this.onRetry({ bmc: key, operation, attempt: n, reason: (err as IpmiError).message, delayMs }),
+      signal,
+      clock: this.time,
+    });
   }
 }

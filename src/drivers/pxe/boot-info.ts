@@ -6,6 +6,7 @@
 import type { BootConfig } from '../../config/boot.js';
 import type { JsonObject, Node, Port } from '../../domain/node.js';
 import { fail } from '../../shared/errors.js';
+import { ETHERNET_MAC, normalizeMac } from '../../shared/mac.js';
 
 /** The ramdisk modes of {@link BootInterface.prepareRamdisk}. */
 export type RamdiskMode = 'deploy' | 'rescue' | 'inspect' | 'clean' | 'service';
@@ -75,14 +76,12 @@ export function pxePorts(node: Readonly<Node>, ports: readonly Port[]): Port[] {
 
 /** `aa-bb-cc-dd-ee-ff` (iPXE's `${mac:hexhyp}`); InvalidParameterValue for anything but an Ethernet MAC. */
 export function macHyphens(mac: string): string {
-  const m = mac.trim().toLowerCase().replace(/[:-]/g, '-');
-  if (!/^[0-9a-f]{2}(-[0-9a-f]{2}){5}$/.test(m)) throw fail('InvalidParameterValue', `"${mac}" is not an Ethernet MAC address.`);
-  return m;
+  return normalizeMac(mac, ETHERNET_MAC).replace(/:/g, '-');
 }
 
 /** `aa:bb:cc:dd:ee:ff`. */
 export function macColons(mac: string): string {
-  return macHyphens(mac).replace(/-/g, ':');
+  return normalizeMac(mac, ETHERNET_MAC);
 }
 
 /** `BOOTIF=01-aa-bb-cc-dd-ee-ff`: PXELINUX's form (ARP type 1, Ethernet), read by the agent for its boot MAC. */

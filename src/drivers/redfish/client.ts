@@ -13,7 +13,7 @@ import type { Semaphore } from './semaphore.js';
 import type { RedfishSettings } from './settings.js';
 import type { RedfishReply, RedfishResource } from './reply.js';
 import { ConnectionFailure, MAX_REDIRECTS, type HttpResponse, type HttpTransport } from './transport.js';
-import { sleep } from '../../shared/clock.js';
+import { retry } from '../../shared/retry.js';
 
 export type { RedfishReply, RedfishResource } from './reply.js';
 
@@ -59,6 +59,13 @@ function abortable<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
 function header(h: HttpResponse['headers'], name: string): string | null {
   const v = h[name];
   return Array.isArray(v) ? (v[0] ?? null) : (v ?? null);
+}
+
+/** An answer with a retryable status (409, or 5xx but 501 and 505) while retries are allowed: carried out of an attempt. */
+class RetryableAnswer extends Error {
+  constructor(readonly reply: RedfishReply, readonly res: HttpResponse) {
+    super(`HTTP ${res.status}`);
+  }
 }
 
 export class RedfishClient {
@@ -239,12 +246,6 @@ export class RedfishClient {
     return ` (a redirect to ${location} that would turn ${method} into GET: not followed)`;
   }
 
-  private backoffMs(attempt: number, res?: HttpResponse): number {
-    const asked = res ? retryAfterMs(res.headers['retry-after']) : null;
-    const base = Math.min(this.settings.max_retry_interval_ms, this.settings.connection_retry_interval_ms * 2 ** (attempt - 1));
-    return asked === null ? base : Math.min(Math.max(asked, base), this.settings.max_retry_interval_ms);
-  }
-
   private static retryable(status: number): boolean {
     return status === 409 || (status >= 500 && status !== 501 && status !== 505);
   }
@@ -262,8 +263,41 @@ export class RedfishClient {
 
   private async sendCounted(method: string, path: string, opts: SendOptions): Promise<RedfishReply> {
     const attempts = Math.max(1, this.settings.connection_attempts);
-    let relogged = false;
-    for (let attempt = 1; ; attempt += 1) {
+    const relogin = { done: false };
+    try {
+      return await retry(async () => {
+        const { reply, res } = await this.attemptOnce(method, path, opts, relogin);
+        if (RedfishClient.retryable(res.status) && attempts > 1) throw new RetryableAnswer(reply, res);
+        return reply;
+      }, {
+        // The [redfish] settings: connection_retry_interval doubling up to max_retry_interval, or longer as
+        // a Retry-After asks (still capped).
+        backoff: { initialMs: this.settings.connection_retry_interval_ms, maxMs: this.settings.max_retry_interval_ms },
+        attempts,
+        retryable: (err) => err instanceof ConnectionFailure || err instanceof RetryableAnswer,
+        askedDelayMs: (err) => (err instanceof RetryableAnswer ? retryAfterMs(err.res.headers['retry-after']) : null),
+        onRetry: (attempt, err, delayMs) => this.onRetry({
+          bmc: this.bmc, operation: `${method} ${path}`, attempt, delayMs,
+          reason: err instanceof ConnectionFailure ? `${err.code} ${err.message}` : `HTTP ${(err as RetryableAnswer).res.status}`,
+        }),
+        signal: opts.signal,
+      });
+    } catch (err) {
+      if (err instanceof RetryableAnswer) throw this.statusError(err.reply, method, path, ` (gave up after ${attempts} attempts)`);
+      if (err instanceof ConnectionFailure) {
+        throw new RedfishError(`Redfish BMC ${this.bmc} could not be reached for ${method} ${path} after ${attempts} attempts: ${err.code} ${err.message}`, null, { cause: err });
+      }
+      throw err;
+    }
+  }
+
+  /**
+   * One attempt: the request, sent again once after a 401 in session mode with a new login (that resend
+   * is the same attempt). Rejects with {@link ConnectionFailure} when no answer came (retryable), or a
+   * RedfishError when the certificate is not trusted.
+   */
+  private async attemptOnce(method: string, path: string, opts: SendOptions, relogin: { done: boolean }): Promise<{ reply: RedfishReply; res: HttpResponse }> {
+    for (;;) {
       if (!opts.anonymous) await this.ensureAuth(opts.signal);
       const sentToken = this.#token;
       let res: HttpResponse;
@@ -277,40 +311,23 @@ export class RedfishClient {
           ...(opts.signal ? { signal: opts.signal } : {}),
         }), opts.signal);
       } catch (err) {
-        if (!(err instanceof ConnectionFailure)) throw err;
-        if (err.tls) {
+        if (err instanceof ConnectionFailure && err.tls) {
           throw new RedfishError(
             `Redfish BMC ${this.bmc}: TLS certificate verification failed (${err.code}: ${err.message}); give driver_info redfish_verify_ca the path of the CA bundle that signed it, or False to skip verification.`,
             null, { cause: err },
           );
         }
-        if (attempt >= attempts) {
-          throw new RedfishError(`Redfish BMC ${this.bmc} could not be reached for ${method} ${path} after ${attempts} attempts: ${err.code} ${err.message}`, null, { cause: err });
-        }
-        const delayMs = this.backoffMs(attempt);
-        this.onRetry({ bmc: this.bmc, operation: `${method} ${path}`, attempt, reason: `${err.code} ${err.message}`, delayMs });
-        await sleep(delayMs, opts.signal);
-        continue;
+        throw err;
       }
       const reply: RedfishReply = { status: res.status, body: isRecord(res.body) ? res.body : null, etag: header(res.headers, 'etag'), headers: res.headers, text: res.text };
       if (reply.etag === null && reply.body && typeof reply.body['@odata.etag'] === 'string') reply.etag = reply.body['@odata.etag'];
-      if (res.status === 401 && this.#mode === 'session' && !opts.anonymous && !relogged) {
-        relogged = true;
+      if (res.status === 401 && this.#mode === 'session' && !opts.anonymous && !relogin.done) {
+        relogin.done = true;
         // Another request may have logged in again already; only drop the token this request used.
         if (this.#token === sentToken) this.#token = null;
-        attempt -= 1;
         continue;
       }
-      if (RedfishClient.retryable(res.status) && attempt < attempts) {
-        const delayMs = this.backoffMs(attempt, res);
-        this.onRetry({ bmc: this.bmc, operation: `${method} ${path}`, attempt, reason: `HTTP ${res.status}`, delayMs });
-        await sleep(delayMs, opts.signal);
-        continue;
-      }
-      if (RedfishClient.retryable(res.status) && attempts > 1) {
-        throw this.statusError(reply, method, path, ` (gave up after ${attempts} attempts)`);
-      }
-      return reply;
+      return { reply, res };
     }
   }
 

@@ -6,6 +6,7 @@
  */
 import type { Json, JsonObject } from '../../domain/node.js';
 import type { DiscoveredPort } from '../interfaces/base.js';
+import { ETHERNET_MAC, parseMac } from '../../shared/mac.js';
 import type { RedfishResource } from './client.js';
 
 /** The resources inspection reads; collections already resolved to their members. */
@@ -127,8 +128,8 @@ export function portsOf(nics: RedfishResource[]): DiscoveredPort[] {
     if (!enabled(nic)) continue;
     const raw = nic['MACAddress'] ?? nic['PermanentMACAddress'];
     if (typeof raw !== 'string') continue;
-    const mac = raw.trim().toLowerCase().replace(/-/g, ':');
-    if (!/^([0-9a-f]{2}:){5}[0-9a-f]{2}$/.test(mac) || mac === '00:00:00:00:00:00' || seen.has(mac)) continue;
+    const mac = parseMac(raw.trim(), ETHERNET_MAC);
+    if (mac === null || mac === '00:00:00:00:00:00' || seen.has(mac)) continue;
     seen.add(mac);
     ports.push({ address: mac, pxe_enabled: ports.length === 0 });
   }

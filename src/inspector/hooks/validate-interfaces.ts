@@ -1,6 +1,6 @@
 import type { InspectionPayload, InventoryInterface } from '../../protocol/agent/inventory.js';
 import type { InspectorConfig } from '../../config/inspector.js';
-import { isMac48, pxeMacFrom } from '../mac.js';
+import { isMac48, macFromBootif } from '../../shared/mac.js';
 import type { HookResult, InspectionHook } from './types.js';
 
 /** An interface as `validate-interfaces` records it in plugin data (Ironic's `all_interfaces` entries). */
@@ -11,7 +11,7 @@ export interface CheckedInterface extends InventoryInterface {
 
 /** The MAC of the boot NIC: `inventory.boot.pxe_interface`, else the payload's `boot_interface`. */
 export function bootMac(payload: InspectionPayload): string | null {
-  return pxeMacFrom(payload.inventory.boot?.pxe_interface) ?? pxeMacFrom(payload.boot_interface);
+  return macFromBootif(payload.inventory.boot?.pxe_interface) ?? macFromBootif(payload.boot_interface);
 }
 
 function isLoopback(ip: string): boolean {
