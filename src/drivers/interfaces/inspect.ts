@@ -13,3 +13,9 @@ export interface InspectInterface extends DriverInterface {
   /** Cancels an inspection running elsewhere (an external inspector) when the node's inspect wait is aborted. */
   abort?(task: DriverTask): Promise<void>;
 }
+
+declare module './base.js' {
+  interface InterfaceContracts {
+    inspect: InspectInterface;
+  }
+}
