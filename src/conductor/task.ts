@@ -1,7 +1,8 @@
 /**
  * A conductor task: lock → load → act → persist → release (Ironic's task_manager). An exclusive task
  * holds the node's reservation (`store.nodes.reserve`, NodeLocked 409 when taken); a shared task only
- * reads. Every provision-state change goes through the pure `transition()` of the state machine and is recorded in
+ * reads; a task may also take over the reservation of a conductor that is gone (recovery). Every
+ * provision-state change goes through the pure `transition()` of the state machine and is recorded in
  * the node history with the time spent in the previous state. Drivers get the task's
  * {@link Task.driverTask} view: the node, its ports, its driver (power guarded for disable_power_off),
  * the conductor's settings and agent services.
@@ -36,6 +37,8 @@ export class Task {
     readonly ctx: ConductorContext,
     node: Node,
     readonly shared: boolean,
+    /** The conductor whose reservation this task holds: this one, or one that is gone ({@link Task.takeOver}). */
+    private readonly holder: string = ctx.hostname,
   ) {
     this.current = node;
   }
@@ -65,6 +68,16 @@ export class Task {
     }
   }
 
+  /**
+   * Takes over `node`, reserved by conductor `host` that is gone (recovery): the task writes under that
+   * reservation and releases it. The driver is loaded only when used (the host may have served hardware
+   * types this conductor does not).
+   */
+  static takeOver(ctx: ConductorContext, node: Node, host: string): Task {
+    if (node.reservation !== host) throw fail('NodeLocked', `Node ${node.uuid} is not reserved by conductor ${host}.`);
+    return new Task(ctx, node, false, host);
+  }
+
   /** The node's driver; its power interface refuses to power off a node with disable_power_off (power-guard.ts). */
   get driver(): Driver {
     if (!this.loaded) {
@@ -92,12 +105,12 @@ export class Task {
     Object.assign(this.pending, changes);
   }
 
-  /** Writes pending changes (guarded by this conductor's reservation). */
+  /** Writes pending changes (guarded by the reservation the task holds). */
   async save(): Promise<Node> {
     if (Object.keys(this.pending).length === 0) return this.current;
     const changes = this.pending;
     this.pending = {};
-    const saved = await this.ctx.store.nodes.update(this.current.uuid, changes, { reservation: this.ctx.hostname });
+    const saved = await this.ctx.store.nodes.update(this.current.uuid, changes, { reservation: this.holder });
     this.current = saved;
     return saved;
   }
@@ -185,7 +198,7 @@ export class Task {
     if (this.shared || this.released) return;
     this.released = true;
     try {
-      await this.ctx.store.nodes.release(this.current.uuid, this.ctx.hostname);
+      await this.ctx.store.nodes.release(this.current.uuid, this.holder);
     } catch (err) {
       if (err instanceof IngotError && err.code === 'NodeNotFound') return;
       throw err;
