@@ -10,7 +10,6 @@ import type { NodeChanges } from '../../db/store.js';
 import { S, stepKindWaitingIn, type StepKind } from '../../domain/states.js';
 import { fastTrackEnabled } from '../../drivers/agent/fast-track.js';
 import { collectAgentLogs } from '../../drivers/agent/logs.js';
-import { bootAgentRamdisk } from '../../drivers/agent/ramdisk.js';
 import { wipeAgentToken } from '../../drivers/agent/token.js';
 import { powerOffUnlessDisabled, rebootIfKeptOn } from '../../drivers/power-actions.js';
 import { checkAborted } from '../../shared/abort.js';
@@ -39,10 +38,8 @@ export async function inspect(task: Task, signal: AbortSignal): Promise<void> {
   // A new ramdisk boot looks its node up again and gets a new agent token.
   wipeAgentToken(task.driverTask());
   await task.save();
-  // In-band: the inspection is registered before the machine boots the ramdisk, so that data from a fast
-  // ramdisk always finds it (the `inspector` interface starts it on the external service first, as Ironic does).
+  // In-band inspect interfaces boot the ramdisk themselves; the node then waits for its data.
   const result = await task.driver.inspect.inspectHardware(task.driverTask(signal));
-  if (task.driver.inspect.bootsRamdisk) await bootAgentRamdisk(task.driverTask(signal), 'inspect');
   if (result === 'wait') {
     await task.process('wait');
     return;
