@@ -101,8 +101,9 @@ export function checkHeartbeat(body: unknown): AgentHeartbeat & { agent_token: s
 /**
  * Takes a heartbeat: the token must match the one handed out (InvalidParameterValue otherwise — a
  * heartbeat from an agent that never looked up, or from someone else), the callback URL must not change
- * while the agent runs. Records the agent's URL, version and time; NodeLocked while the node is busy
- * (the agent retries), as in Ironic.
+ * while the agent runs. Records the agent's URL, version and time, then hands the heartbeat to the
+ * node's deploy interface, which may continue the flow waiting for the agent (flows/agent-resume.ts);
+ * NodeLocked while the node is busy (the agent retries), as in Ironic.
  */
 export async function agentHeartbeat(ctx: ConductorContext, ident: string, body: unknown): Promise<void> {
   const hb = checkHeartbeat(body);

@@ -125,9 +125,7 @@ export function defaultSteps(task: Task, kind: StepKind): Step[] {
     Object.entries(task.driver[name].flowSteps?.(dt, kind) ?? {}).map(([step, s]): Step => ({ interface: name, step, args: s.args ?? {}, priority: s.priority })),
   )
     .filter((s) => s.priority > 0)
-    .map((s, i) => ({ s, i }))
-    .sort((a, b) => b.s.priority - a.s.priority || a.i - b.i)
-    .map(({ s }) => s);
+    .sort((a, b) => b.priority - a.priority);
 }
 
 /**

@@ -30,9 +30,6 @@ export function inBandStep(kind: 'clean' | 'deploy'): StepFn {
   };
 }
 
-/** The names of the agent's clean steps (IPA's generic hardware manager). */
-export const AGENT_CLEAN_STEP_NAMES = ['erase_devices_metadata', 'erase_devices'] as const;
-
 /** The agent's clean steps at the conductor's priorities. */
 export function agentCleanSteps(task: Pick<DriverTask, 'config'>): Readonly<Record<string, FlowStep>> {
   const run = inBandStep('clean');

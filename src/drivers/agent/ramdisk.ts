@@ -1,10 +1,10 @@
 /**
  * Booting the agent ramdisk and ending it, and in-band cleaning around it (Ironic's
  * `deploy_utils.prepare_inband_cleaning` / `tear_down_inband_cleaning` and the ramdisk parts of
- * `AgentDeploy`): the boot interface prepares the
- * ramdisk (configs, kernel and ramdisk, DHCP options), the machine network-boots once (boot device pxe,
- * not persistent) and is rebooted or powered on — all through the node's own interfaces. A new ramdisk
- * looks its node up again, so the previous agent's token and URL are forgotten first.
+ * `AgentDeploy`): the boot interface prepares the ramdisk (configs, kernel and ramdisk, DHCP options), the
+ * machine network-boots once (boot device pxe, not persistent) and is rebooted or powered on — all through
+ * the node's own interfaces. A new ramdisk looks its node up again, so the previous agent's token and URL
+ * are forgotten first.
  */
 import { checkAborted } from '../../shared/abort.js';
 import type { DriverTask, Step } from '../interfaces/base.js';
@@ -12,7 +12,7 @@ import type { BootInterface } from '../interfaces/boot.js';
 import type { AsyncResult } from '../interfaces/deploy.js';
 import { powerOffOrReboot } from '../power-actions.js';
 import { keepsRunningAgent, useRunningAgent } from './fast-track.js';
-import { AGENT_CLEAN_STEP_NAMES } from './in-band-steps.js';
+import { agentCleanSteps } from './in-band-steps.js';
 import { clearPendingCommand } from './pending-command.js';
 import { wipeAgentToken } from './token.js';
 
@@ -62,7 +62,8 @@ export async function endAgentRamdisk(task: DriverTask, opts: { keepAgent?: bool
  * agent's heartbeats run the steps.
  */
 export async function prepareInbandCleaning(task: DriverTask, steps: readonly Pick<Step, 'interface' | 'step'>[]): Promise<AsyncResult> {
-  const inBand = steps.some((s) => s.interface === 'deploy' && (AGENT_CLEAN_STEP_NAMES as readonly string[]).includes(s.step));
+  const agentSteps = agentCleanSteps(task);
+  const inBand = steps.some((s) => s.interface === 'deploy' && Object.hasOwn(agentSteps, s.step));
   if (!inBand || (await useRunningAgent(task, 'clean'))) return 'done';
   await bootAgentRamdisk(task, 'clean');
   return 'wait';
