@@ -32,7 +32,7 @@ import { parseArgs } from 'node:util';
 import { qemuPaths } from '../src/bmc/qemu/command-line.js';
 import { readFrom } from '../src/shared/read-from.js';
 import { tftpGet } from '../src/boot/tftp/client.js';
-import { isRunningAgentEvent } from '../src/conductor/flows/fast-track.js';
+import { isRunningAgentEvent } from '../src/drivers/agent/fast-track.js';
 import { LAB_KERNEL_PACKAGE, labDown, labUp, type Lab } from '../src/lab/lab/index.js';
 import { LAB_NET } from '../src/lab/lab/layout.js';
 import { procInfo } from '../src/lab/lab/processes.js';

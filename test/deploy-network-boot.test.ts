@@ -74,8 +74,6 @@ beforeAll(async () => {
     dhcp: { updatePortOptions: async () => undefined, cleanPortOptions: async () => undefined },
     dhcpOptions: () => [],
     images,
-    ports: (node) => t.store.ports.list({ node_id: node.id }, { limit: 100 }),
-    setBootDevice: async () => undefined,
   };
   harness = await startDeployHarness({}, { drivers: { boot: env }, images: { file_url_allowed_paths: [dir] } });
   ({ t, api } = harness);

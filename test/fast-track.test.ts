@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isRunningAgentEvent, runningAgentEvent } from '../src/conductor/flows/fast-track.js';
+import { isRunningAgentEvent, runningAgentEvent } from '../src/drivers/agent/fast-track.js';
 import { waitForNode, type TestConductor } from '../src/conductor/test-support.js';
 import { AgentMachine, deployProfile, provision } from './support/agent-machine.js';
 import { startDeployHarness, type DeployHarness } from './support/deploy-harness.js';

@@ -8,10 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type {
-  BootDeviceState, BootMode, ConductorClient, ConsoleState, DriverInfo, InterfaceValidation, PowerTarget, ProvisionOptions,
+  AgentLookup, BootDeviceState, BootMode, ConductorClient, ConsoleState, DriverInfo, InterfaceValidation, PowerTarget, ProvisionOptions,
   VirtualMediaAttach, VirtualMediaInfo, VmediaDeviceType,
 } from '../conductor/client.js';
-import type { AgentLookup } from '../conductor/agent-callbacks.js';
 import { refuseWhileTransitioning } from '../conductor/flows/management.js';
 import type { ApiConfig } from '../config/api.js';
 import { openStore } from '../db/open-store.js';

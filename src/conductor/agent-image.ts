@@ -10,6 +10,7 @@
 import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { JsonObject, Node } from '../domain/node.js';
+import type { AgentImage } from '../drivers/agent/services.js';
 import { nodeFile, placeFile, removeImages } from '../drivers/pxe/node-files.js';
 import {
   hashFile, isHttpUrl, MAX_CONFIG_DRIVE_BYTES, parseChecksum, storedConfigDrive, type ConfigDriveContents,
@@ -20,14 +21,6 @@ import type { ConductorContext } from './context.js';
 
 /** The label of the served instance image under `<http root>/<node uuid>/`. */
 export const SERVED_IMAGE_LABEL = 'instance.raw';
-
-/** The parameters of `standby.prepare_image`. */
-export interface AgentImage {
-  image_info: ImageInfo;
-  configdrive: string | null;
-  /** How the agent gets the image: from its own URL, or served by Ingot. */
-  served: boolean;
-}
 
 const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
 

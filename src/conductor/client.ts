@@ -9,7 +9,6 @@
  */
 import type { BootDevice, InterfaceName, JsonObject, Node, Port, Portgroup } from '../domain/node.js';
 import type { ProvisionVerb } from '../domain/states.js';
-import type { AgentLookup } from './agent-callbacks.js';
 import type { NodeChanges, NodeCreate, PortChanges, PortCreate, PortgroupChanges, PortgroupCreate } from '../db/store.js';
 import type { BootMode, VirtualMediaInfo, VmediaDeviceType } from '../drivers/interfaces/management.js';
 
@@ -24,6 +23,14 @@ export interface VirtualMediaAttach {
   image_url: string;
   /** Ironic's default is `local`. */
   image_download_source: ImageDownloadSource;
+}
+
+/** What the agent lookup answers (`GET /v1/lookup`). */
+export interface AgentLookup {
+  node: Node;
+  /** The token the first time, `******` (HIDDEN_AGENT_TOKEN) after. */
+  token: string;
+  heartbeatTimeoutS: number;
 }
 
 export type PowerTarget = 'power on' | 'power off' | 'rebooting' | 'soft power off' | 'soft rebooting';

@@ -23,7 +23,9 @@ import { systemClock, type Clock } from '../shared/clock.js';
 import { messageOf } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';
 import type { ConductorClient } from './client.js';
+import { agentImageFor, releaseAgentImage } from './agent-image.js';
 import { RingCache, type ConductorContext } from './context.js';
+import { watchAgentCommand } from './flows/agent-resume.js';
 import { ConductorStopping } from './flows/run.js';
 import { LocalConductorClient } from './local-client.js';
 import { heartbeatOnce, runHeartbeat } from './periodics/heartbeat.js';
@@ -94,7 +96,12 @@ export function createConductor(opts: ConductorOptions): Conductor {
     conductorId: null,
     boot: opts.drivers?.boot ?? null,
     images: Object.freeze(Value.Default(ImagesConfig, structuredClone(opts.images ?? {})) as ImagesConfig),
-    agent: opts.agent ?? new AgentClient(),
+    agent: {
+      client: opts.agent ?? new AgentClient(),
+      image: (node, signal) => agentImageFor(ctx, node, signal),
+      releaseImage: (node) => releaseAgentImage(ctx, node),
+      watchCommand: (node, command) => watchAgentCommand(ctx, node, command),
+    },
     powerFailures: new Map(),
   };
   const client = new LocalConductorClient(ctx);

@@ -10,7 +10,8 @@ import { mkdir, open, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileTime } from '../shared/clock.js';
 import { messageOf } from '../shared/errors.js';
-import type { Task } from './task.js';
+import type { Node } from '../domain/node.js';
+import type { ConductorContext } from './context.js';
 
 /** How much of the end of the console log is kept. */
 export const CONSOLE_TAIL_BYTES = 64 * 1024;
@@ -38,19 +39,18 @@ export async function readTail(file: string, bytes: number): Promise<Buffer> {
  * node names no console log, none is kept (no `console_logs_dir`) or it cannot be read (logged).
  * Never throws.
  */
-export async function keepConsoleLog(task: Task): Promise<string | null> {
-  const dir = task.ctx.config.console_logs_dir;
-  const node = task.node;
+export async function keepConsoleLog(ctx: ConductorContext, node: Readonly<Node>): Promise<string | null> {
+  const dir = ctx.config.console_logs_dir;
   const source = node.driver_info.console_log_file;
   if (!dir || typeof source !== 'string' || source === '') return null;
   try {
     const tail = await readTail(source, CONSOLE_TAIL_BYTES);
     await mkdir(dir, { recursive: true });
-    const file = path.join(path.resolve(dir), `${node.uuid}_${fileTime(task.ctx.clock.now())}.log`);
+    const file = path.join(path.resolve(dir), `${node.uuid}_${fileTime(ctx.clock.now())}.log`);
     await writeFile(file, tail);
     return file;
   } catch (err) {
-    task.ctx.logger.warn({ node: node.uuid }, `could not keep the console log ${source} of node ${node.uuid}: ${messageOf(err)}`);
+    ctx.logger.warn({ node: node.uuid }, `could not keep the console log ${source} of node ${node.uuid}: ${messageOf(err)}`);
     return null;
   }
 }

@@ -1,7 +1,7 @@
 /** What every part of the conductor shares: storage, configuration, drivers, workers, identity. */
 import type { ConductorConfig } from '../config/conductor.js';
 import type { ImagesConfig } from '../config/images.js';
-import type { AgentClient } from '../drivers/agent/client.js';
+import type { AgentServices } from '../drivers/agent/services.js';
 import type { NetworkBootEnvironment } from '../drivers/pxe/environment.js';
 import type { InspectorConfig } from '../config/inspector.js';
 import type { InspectionRuleInput } from '../inspector/rules/index.js';
@@ -32,8 +32,8 @@ export interface ConductorContext {
   readonly boot: NetworkBootEnvironment | null;
   /** The `images` group: checksum policy and how the agent gets images. */
   readonly images: Readonly<ImagesConfig>;
-  /** The client of the ramdisk agents' command API. */
-  readonly agent: AgentClient;
+  /** What the agent steps get from the conductor: the agents' client, the image they write, the command watch. */
+  readonly agent: AgentServices;
   /** Consecutive failed power reads per node UUID (power sync); cleared by a good read. */
   readonly powerFailures: Map<string, number>;
 }

@@ -9,11 +9,11 @@ import type { DriverInterface } from '../drivers/interfaces/base.js';
 import { isoTime } from '../shared/clock.js';
 import { fail, messageOf } from '../shared/errors.js';
 import type {
-  BootDeviceState, BootMode, ConductorClient, ConsoleState, DriverInfo, InterfaceValidation, PowerTarget, ProvisionOptions,
+  AgentLookup, BootDeviceState, BootMode, ConductorClient, ConsoleState, DriverInfo, InterfaceValidation, PowerTarget, ProvisionOptions,
   VirtualMediaAttach, VirtualMediaInfo, VmediaDeviceType,
 } from './client.js';
 import type { ConductorContext } from './context.js';
-import { agentHeartbeat, lookupAgentNode, type AgentLookup } from './agent-callbacks.js';
+import { agentHeartbeat, lookupAgentNode } from './agent-callbacks.js';
 import { continueInspection } from './flows/inspection.js';
 import { attachVirtualMedia, changeBootMode, changeSecureBoot, detachVirtualMedia, getVirtualMedia, injectNmi } from './flows/management.js';
 import { changePowerState } from './flows/power.js';

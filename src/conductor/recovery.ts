@@ -1,14 +1,16 @@
 /**
  * Cleaning up after a conductor that is gone (this one after a crash, at start-up; another one that
- * stopped heartbeating; this one abandoning work on stop): its nodes in busy states move to their
- * failure state with last_error saying why, pending power changes are cleared, and its locks released.
+ * stopped heartbeating; this one abandoning work on stop), as Ironic's `_check_orphan_nodes` /
+ * `_fail_if_in_state`: each node it held takes a task over its lock; one in a busy state fails through
+ * the task like every other failure (its failure state, last_error saying why, the history entry), a
+ * pending power change is cleared, and the locks are released.
  */
-import { failureStateOf, STUCK_STATES_TREATED_AS_FAIL, targetAfter } from '../domain/states.js';
-import { isoTime } from '../shared/clock.js';
+import { STUCK_STATES_TREATED_AS_FAIL } from '../domain/states.js';
 import { messageOf } from '../shared/errors.js';
 import type { ConductorContext } from './context.js';
-import { failureChanges } from './flows/phases.js';
-import { abandonedMessage } from './flows/run.js';
+import { failureExtras } from './flows/phases.js';
+import { abandonedMessage, failTask } from './flows/run.js';
+import { Task } from './task.js';
 
 /** Fails the in-flight work of `host` and releases its locks; returns the UUIDs of the failed nodes. */
 export async function recoverHost(ctx: ConductorContext, host: string): Promise<string[]> {
@@ -16,39 +18,14 @@ export async function recoverHost(ctx: ConductorContext, host: string): Promise<
   const nodes = await ctx.store.nodes.list({ reservation: host }, { limit: 100_000 });
   for (const node of nodes) {
     try {
-      const now = ctx.clock.now();
+      const task = Task.takeOver(ctx, node, host);
       if (STUCK_STATES_TREATED_AS_FAIL.includes(node.provision_state)) {
-        const to = failureStateOf(node.provision_state);
-        if (!to) continue;
-        const message = abandonedMessage(node.provision_state, host);
-        await ctx.store.nodes.update(
-          node.uuid,
-          {
-            provision_state: to,
-            target_provision_state: targetAfter('fail', to, node.target_provision_state),
-            provision_updated_at: isoTime(now),
-            last_error: message,
-            target_power_state: null,
-            clean_step: {},
-            deploy_step: {},
-            service_step: {},
-            ...failureChanges(node.provision_state),
-          },
-          { reservation: host },
-        );
-        const since = node.provision_updated_at ? Date.parse(node.provision_updated_at) : NaN;
-        await ctx.store.history.record({
-          node_id: node.id, severity: 'ERROR', event_type: 'provisioning', event: `${node.provision_state} -> ${to} (fail): ${message}`,
-          conductor: ctx.hostname, user: null, duration_ms: Number.isFinite(since) ? Math.max(0, now - since) : null,
-        });
+        await failTask(task, abandonedMessage(node.provision_state, host), failureExtras);
         failed.push(node.uuid);
-        ctx.logger.warn({ node: node.uuid, host, from: node.provision_state, to }, `node ${node.uuid}: work of conductor ${host} lost, now ${to}`);
+        ctx.logger.warn({ node: node.uuid, host, from: node.provision_state, to: task.node.provision_state }, `node ${node.uuid}: work of conductor ${host} lost, now ${task.node.provision_state}`);
       } else if (node.target_power_state !== null) {
-        await ctx.store.nodes.update(
-          node.uuid,
-          { target_power_state: null, last_error: `Pending power operation was aborted: the conductor ${host} stopped. Check the power state and retry.` },
-          { reservation: host },
-        );
+        task.set({ target_power_state: null, last_error: `Pending power operation was aborted: the conductor ${host} stopped. Check the power state and retry.` });
+        await task.save();
       }
     } catch (err) {
       ctx.logger.error({ err, node: node.uuid, host }, `could not recover node ${node.uuid}: ${messageOf(err)}`);

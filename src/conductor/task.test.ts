@@ -1,5 +1,10 @@
 /** Tasks: every provision change goes through the state machine, with target, timestamps and history durations. */
 import { afterEach, describe, expect, it } from 'vitest';
+import { fakePower } from '../drivers/fake/power.js';
+import { HARDWARE_TYPES } from '../drivers/hardware-types.js';
+import { IMPLEMENTATIONS } from '../drivers/implementations.js';
+import type { DriverTask } from '../drivers/interfaces/base.js';
+import { createDriverRegistry } from '../drivers/registry.js';
 import type { Clock } from '../shared/clock.js';
 import { Task } from './task.js';
 import { startTestConductor, type TestConductor } from './test-support.js';
@@ -62,6 +67,21 @@ describe('Task', () => {
     await expect(task.save()).rejects.toThrow();
     expect((await t.store.nodes.get('stolen')).description).toBeNull();
   });
+
+  it('takes over the lock of a conductor that is gone: writes under it, records history as its own, releases it', async () => {
+    t = await startTestConductor();
+    const n = await t.conductor.client.createNode({ driver: 'fake-hardware', name: 'orphan' });
+    await t.store.nodes.update(n.uuid, { provision_state: 'deploying', target_provision_state: 'active' });
+    const held = await t.store.nodes.reserve(n.uuid, 'gone-host');
+    expect(() => Task.takeOver(t!.conductor.context, { ...held, reservation: 'other-host' }, 'gone-host')).toThrow(expect.objectContaining({ code: 'NodeLocked' }));
+    const task = Task.takeOver(t.conductor.context, held, 'gone-host');
+    await task.process('fail', { lastError: 'lost' });
+    expect(await t.store.nodes.get(n.uuid)).toMatchObject({ provision_state: 'deploy failed', target_provision_state: 'active', last_error: 'lost', reservation: 'gone-host' });
+    const [event] = (await t.store.history.list(n.id, { limit: 10 })).slice(-1);
+    expect(event).toMatchObject({ event: 'deploying -> deploy failed (fail): lost', severity: 'ERROR', conductor: 'test-conductor' });
+    await task.release();
+    expect((await t.store.nodes.get(n.uuid)).reservation).toBeNull();
+  });
 });
 
 describe('Task power guard', () => {
@@ -85,6 +105,29 @@ describe('Task power guard', () => {
       task.set({ disable_power_off: false });
       await task.driver.power.setPowerState(dt, 'power off');
       expect(await task.driver.power.getPowerState(dt)).toBe('power off');
+    } finally {
+      await task.release();
+    }
+  });
+
+  it('guards every method of the power interface, also one the contract does not know yet', async () => {
+    const calls: string[] = [];
+    const power = () => ({
+      ...fakePower(),
+      async powerTo(_task: DriverTask, state: string) {
+        calls.push(state);
+      },
+    });
+    const impls = { ...IMPLEMENTATIONS, power: { ...IMPLEMENTATIONS.power, fake: power } };
+    t = await startTestConductor({}, { registry: createDriverRegistry(['fake-hardware'], HARDWARE_TYPES, impls) });
+    const n = await t.conductor.client.createNode({ driver: 'fake-hardware', name: 'new-method' });
+    await t.store.nodes.update(n.uuid, { disable_power_off: true });
+    const task = await Task.acquire(t.conductor.context, 'new-method');
+    try {
+      const guarded = task.driver.power as unknown as ReturnType<typeof power>;
+      await expect(guarded.powerTo(task.driverTask(), 'soft power off')).rejects.toMatchObject({ code: 'InvalidState' });
+      await guarded.powerTo(task.driverTask(), 'power on');
+      expect(calls).toEqual(['power on']);
     } finally {
       await task.release();
     }

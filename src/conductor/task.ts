@@ -1,19 +1,22 @@
 /**
  * A conductor task: lock → load → act → persist → release (Ironic's task_manager). An exclusive task
  * holds the node's reservation (`store.nodes.reserve`, NodeLocked 409 when taken); a shared task only
- * reads. Every provision-state change goes through the pure `transition()` of the state machine and is
- * recorded in the node history with the time spent in the previous state.
+ * reads; a task may also take over the reservation of a conductor that is gone (recovery). Every
+ * provision-state change goes through the pure `transition()` of the state machine and is recorded in
+ * the node history with the time spent in the previous state. Drivers get the task's
+ * {@link Task.driverTask} view: the node, its ports, its driver (power guarded for disable_power_off),
+ * the conductor's settings and agent services.
  */
 import type { NodeChanges } from '../db/store.js';
-import { powerOffRefusal, powersOff, type Node, type PowerState } from '../domain/node.js';
+import type { Node, PowerState } from '../domain/node.js';
 import { STATES, targetAfter, transition, type ProvisionEvent, type ProvisionState } from '../domain/states.js';
-import type { DiscoveredPort, DriverTask } from '../drivers/interfaces/base.js';
-import type { PowerInterface } from '../drivers/interfaces/power.js';
+import type { DiscoveredPort, DriverTask, HistorySeverity } from '../drivers/interfaces/base.js';
 import type { Driver } from '../drivers/registry.js';
 import { isoTime } from '../shared/clock.js';
 import { fail, IngotError, messageOf } from '../shared/errors.js';
 import type { ConductorContext } from './context.js';
 import { keepConsoleLog } from './console-log.js';
+import { refusingPowerOff } from './power-guard.js';
 
 export interface ProcessOptions {
   /** `last_error` to write (null clears it); left unchanged when undefined. */
@@ -26,17 +29,18 @@ export class Task {
   private current: Node;
   private pending: NodeChanges = {};
   private released = false;
+  private loaded: Driver | null = null;
   /** Ports the driver reported during this task (inspection); the flow that asked creates them. */
   readonly discoveredPorts: DiscoveredPort[] = [];
-  readonly driver: Driver;
 
   private constructor(
     readonly ctx: ConductorContext,
     node: Node,
     readonly shared: boolean,
+    /** The conductor whose reservation this task holds: this one, or one that is gone ({@link Task.takeOver}). */
+    private readonly holder: string = ctx.hostname,
   ) {
     this.current = node;
-    this.driver = refusingPowerOff(ctx.registry.load(node), () => this.current, ctx);
   }
 
   /**
@@ -44,7 +48,7 @@ export class Task {
    * else is tried again for that long (Ironic's `node_locked_retry_attempts`) before NodeLocked.
    */
   static async acquire(ctx: ConductorContext, ident: string, opts: { shared?: boolean; retryMs?: number } = {}): Promise<Task> {
-    if (opts.shared) return new Task(ctx, await ctx.store.nodes.get(ident), true);
+    if (opts.shared) return new Task(ctx, await ctx.store.nodes.get(ident), true).load();
     const until = Date.now() + (opts.retryMs ?? 0);
     let node: Node;
     for (;;) {
@@ -57,11 +61,36 @@ export class Task {
       }
     }
     try {
-      return new Task(ctx, node, false);
+      return new Task(ctx, node, false).load();
     } catch (err) {
       await ctx.store.nodes.release(node.uuid, ctx.hostname);
       throw err;
     }
+  }
+
+  /**
+   * Takes over `node`, reserved by conductor `host` that is gone (recovery): the task writes under that
+   * reservation and releases it. The driver is loaded only when used (the host may have served hardware
+   * types this conductor does not).
+   */
+  static takeOver(ctx: ConductorContext, node: Node, host: string): Task {
+    if (node.reservation !== host) throw fail('NodeLocked', `Node ${node.uuid} is not reserved by conductor ${host}.`);
+    return new Task(ctx, node, false, host);
+  }
+
+  /** The node's driver; its power interface refuses to power off a node with disable_power_off (power-guard.ts). */
+  get driver(): Driver {
+    if (!this.loaded) {
+      const driver = this.ctx.registry.load(this.current);
+      this.loaded = { ...driver, power: refusingPowerOff(driver.power, () => this.current, this.ctx.logger) };
+    }
+    return this.loaded;
+  }
+
+  /** Loads the driver now: acquiring a node whose driver this conductor lacks fails at once. */
+  private load(): this {
+    void this.driver;
+    return this;
   }
 
   /** The node with the changes made so far. */
@@ -76,26 +105,41 @@ export class Task {
     Object.assign(this.pending, changes);
   }
 
-  /** Writes pending changes (guarded by this conductor's reservation). */
+  /** Writes pending changes (guarded by the reservation the task holds). */
   async save(): Promise<Node> {
     if (Object.keys(this.pending).length === 0) return this.current;
     const changes = this.pending;
     this.pending = {};
-    const saved = await this.ctx.store.nodes.update(this.current.uuid, changes, { reservation: this.ctx.hostname });
+    const saved = await this.ctx.store.nodes.update(this.current.uuid, changes, { reservation: this.holder });
     this.current = saved;
     return saved;
   }
 
-  /** The driver's view of this task; `update` feeds `set`. */
+  /** The driver's view of this task (see `DriverTask`); `update` feeds `set`. */
   driverTask(signal: AbortSignal = new AbortController().signal): DriverTask {
     const current = () => this.current;
+    const driver = () => this.driver;
+    const { store, config, clock, logger, agent } = this.ctx;
     return {
       get node() {
         return current();
       },
+      get driver() {
+        return driver();
+      },
+      ports: () => store.ports.list({ node_id: this.current.id }, { limit: 1000 }),
       signal,
       shared: this.shared,
+      config,
+      clock,
+      logger,
+      agent,
       update: (changes) => this.set(changes as NodeChanges),
+      save: async () => {
+        await this.save();
+      },
+      record: (eventType, event, severity, durationMs) => this.record(eventType, event, severity, durationMs),
+      setPower: (state) => this.setPower(state),
       reportPorts: (ports) => {
         this.discoveredPorts.push(...ports);
       },
@@ -121,7 +165,7 @@ export class Task {
     await this.save();
     // ERROR for failures and aborts into a failure state; an abort back to a stable state (service failed -> active) is not one.
     const failed = event === 'fail' || (event === 'abort' && !STATES[to].stable);
-    const consoleLog = failed ? await keepConsoleLog(this) : null;
+    const consoleLog = failed ? await keepConsoleLog(this.ctx, this.current) : null;
     const why = `${failed && opts.lastError ? `: ${opts.lastError}` : ''}${consoleLog ? ` (console log: ${consoleLog})` : ''}`;
     await this.record('provisioning', `${from} -> ${to} (${event})${why}`, failed ? 'ERROR' : 'INFO', Number.isFinite(since) ? Math.max(0, now - since) : null);
     this.ctx.logger.info({ node: this.current.uuid, from, to, event }, `node ${this.current.uuid}: ${from} -> ${to} (${event})`);
@@ -139,7 +183,7 @@ export class Task {
   }
 
   /** Adds a history entry for this node. */
-  async record(eventType: string, event: string, severity: 'INFO' | 'WARNING' | 'ERROR', durationMs: number | null): Promise<void> {
+  async record(eventType: string, event: string, severity: HistorySeverity, durationMs: number | null): Promise<void> {
     try {
       await this.ctx.store.history.record({
         node_id: this.current.id, severity, event_type: eventType, event, conductor: this.ctx.hostname, user: null, duration_ms: durationMs,
@@ -154,7 +198,7 @@ export class Task {
     if (this.shared || this.released) return;
     this.released = true;
     try {
-      await this.ctx.store.nodes.release(this.current.uuid, this.ctx.hostname);
+      await this.ctx.store.nodes.release(this.current.uuid, this.holder);
     } catch (err) {
       if (err instanceof IngotError && err.code === 'NodeNotFound') return;
       throw err;
@@ -165,34 +209,6 @@ export class Task {
   forgetLock(): void {
     this.released = true;
   }
-}
-
-/**
- * `driver` whose power interface refuses to power off a node with `disable_power_off` (Ironic's
- * `node_power_action` guard): whatever asks for it — a `power_off` step, a flow, a driver — fails with
- * InvalidState saying why, and the machine is left as it is. Flows that would power such a node off
- * reboot it or leave it on instead (flows/power.ts), so they never meet this refusal.
- */
-function refusingPowerOff(driver: Driver, node: () => Node, ctx: ConductorContext): Driver {
-  const power = driver.power;
-  const guarded: PowerInterface = {
-    name: power.name,
-    properties: power.properties,
-    validate: (t) => power.validate(t),
-    getPowerState: (t) => power.getPowerState(t),
-    async setPowerState(t, state, timeoutSeconds) {
-      const n = node();
-      if (n.disable_power_off && powersOff(state)) {
-        ctx.logger.error({ node: n.uuid }, `refusing to power off node ${n.uuid}: disable_power_off is set`);
-        throw fail('InvalidState', powerOffRefusal(n, state));
-      }
-      return power.setPowerState(t, state, timeoutSeconds);
-    },
-    reboot: (t, soft, timeoutSeconds) => power.reboot(t, soft, timeoutSeconds),
-    getSupportedPowerStates: (t) => power.getSupportedPowerStates(t),
-    ...(power.steps ? { steps: power.steps } : {}),
-  };
-  return { ...driver, power: guarded };
 }
 
 /** Runs `fn` in a task and always releases it. */

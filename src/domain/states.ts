@@ -234,10 +234,29 @@ export const STUCK_STATES_TREATED_AS_FAIL: readonly ProvisionState[] = [
 /** States a node moves out of without a request (Ironic's `UNSTABLE_STATES`): busy and waiting ones. */
 export const TRANSITIONING_STATES: readonly ProvisionState[] = [...STUCK_STATES_TREATED_AS_FAIL, ...WAIT_STATES];
 
-/** States in which the ramdisk agent may look its node up. */
+/** States in which the ramdisk agent may look its node up (Ironic `LOOKUP_ALLOWED_STATES`). */
 export const LOOKUP_ALLOWED_STATES: readonly ProvisionState[] = [
-  S.DEPLOYING, S.DEPLOYWAIT, S.CLEANING, S.CLEANWAIT, S.INSPECTING, S.INSPECTWAIT, S.RESCUING, S.RESCUEWAIT, S.SERVICEWAIT,
+  S.DEPLOYING, S.DEPLOYWAIT, S.CLEANING, S.CLEANWAIT, S.INSPECTING, S.INSPECTWAIT, S.RESCUING, S.RESCUEWAIT, S.SERVICING, S.SERVICEWAIT,
 ];
+
+/**
+ * States in which an agent may look up a node with fast track on (Ironic `FASTTRACK_LOOKUP_ALLOWED_STATES`):
+ * also the stable states an agent keeps running in between phases.
+ */
+export const FAST_TRACK_LOOKUP_ALLOWED_STATES: readonly ProvisionState[] = [
+  S.ENROLL, S.MANAGEABLE, S.AVAILABLE, ...LOOKUP_ALLOWED_STATES, S.SERVICEHOLD,
+];
+
+/** The kinds of step flows (`clean_steps`, `deploy_steps`, `service_steps`). */
+export type StepKind = 'clean' | 'deploy' | 'service';
+
+/** The state a flow of each kind waits in, for the ramdisk agent or after `unhold`. */
+export const STEP_WAIT_STATES: Readonly<Record<StepKind, ProvisionState>> = { clean: S.CLEANWAIT, deploy: S.DEPLOYWAIT, service: S.SERVICEWAIT };
+
+/** The kind of step flow that waits in `state`, or null when none does there. */
+export function stepKindWaitingIn(state: ProvisionState): StepKind | null {
+  return (Object.keys(STEP_WAIT_STATES) as StepKind[]).find((k) => STEP_WAIT_STATES[k] === state) ?? null;
+}
 
 const INDEX = new Map<string, ProvisionState>(TRANSITIONS.map(([from, ev, to]) => [`${from}\u0000${ev}`, to]));
 

@@ -6,11 +6,11 @@ import { INTERFACES, type InterfaceName, type Node } from '../domain/node.js';
 import { fail } from '../shared/errors.js';
 import { HARDWARE_TYPES, type HardwareType } from './hardware-types.js';
 import { IMPLEMENTATIONS, type ImplementationTable } from './implementations.js';
-import type { InterfaceContracts } from './interfaces/index.js';
+import type { NodeDriver } from './interfaces/index.js';
 import { createDriverResources, type DriverResources } from './resources.js';
 
 /** A node's composed driver: one implementation per interface (implementations are stateless; the node carries the state). */
-export type Driver = { readonly hardwareType: string } & { readonly [I in InterfaceName]: InterfaceContracts[I] };
+export type Driver = NodeDriver;
 
 export type InterfaceField = `${InterfaceName}_interface`;
 export type InterfaceFields = Record<InterfaceField, string>;

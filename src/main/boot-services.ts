@@ -9,8 +9,6 @@ import { createDhcpProvider, pxeBootOptions, type DhcpProvider } from '../boot/d
 import { createHttpBootServer, type HttpBootServer } from '../boot/http/index.js';
 import { createTftpServer, tftpServerOptions, type TftpServer } from '../boot/tftp/index.js';
 import type { IngotConfig } from '../config/index.js';
-import type { Store } from '../db/store.js';
-import type { DriverRegistry } from '../drivers/registry.js';
 import type { NetworkBootEnvironment } from '../drivers/pxe/environment.js';
 import { cacheOptionsFromConfig, ImageCache } from '../images/index.js';
 import type { Logger } from '../shared/logger.js';
@@ -25,11 +23,8 @@ export interface BootServices {
   close(): Promise<void>;
 }
 
-/**
- * Starts what `config` asks for. `registry` is read when a boot interface sets a boot device (the
- * conductor's registry exists only after the environment is handed to it).
- */
-export async function startBootServices(config: IngotConfig, store: Store, logger: Logger, registry: () => DriverRegistry): Promise<BootServices> {
+/** Starts what `config` asks for. */
+export async function startBootServices(config: IngotConfig, logger: Logger): Promise<BootServices> {
   const dataDir = config.database.data_dir;
   const tftpRoot = path.resolve(config.boot.tftp_root_dir || config.tftp.root_dir || path.join(dataDir, 'tftpboot'));
   const httpRoot = path.resolve(config.boot.http_root_dir || path.join(dataDir, 'httpboot'));
@@ -67,8 +62,6 @@ export async function startBootServices(config: IngotConfig, store: Store, logge
       dhcp,
       dhcpOptions: (input) => pxeBootOptions(input),
       images,
-      ports: (node) => store.ports.list({ node_id: node.id }, { limit: 1000 }),
-      setBootDevice: (task, device, persistent) => registry().load(task.node).management.setBootDevice(task, device, persistent),
     };
     return {
       environment,

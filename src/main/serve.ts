@@ -36,7 +36,7 @@ export async function startServer(config: IngotConfig, logger: Logger): Promise<
   });
   let boot: BootServices;
   try {
-    boot = await startBootServices(config, store, logger, () => conductor.context.registry);
+    boot = await startBootServices(config, logger);
   } catch (err) {
     await store.close();
     throw err;

@@ -2,7 +2,6 @@
 import { S, type ProvisionState } from '../../domain/states.js';
 import { fail } from '../../shared/errors.js';
 import type { Task } from '../task.js';
-import { heartbeatContinues } from './agent-continue.js';
 import { resumeAfterHold } from './phases.js';
 
 const ABORT_TEXT: Partial<Record<ProvisionState, string>> = {
@@ -34,11 +33,12 @@ export async function abortAction(task: Task): Promise<void> {
 }
 
 /**
- * `* hold` -> `* wait`. Drivers driven by the ramdisk agent continue on its next heartbeat; others
- * (fake) have no agent, so the conductor resumes the saved steps itself.
+ * `* hold` -> `* wait`. A flow the ramdisk agent carries continues on its next heartbeat (the deploy
+ * interface's heartbeat handling says so); others (fake) have no agent, so the conductor resumes the
+ * saved steps itself.
  */
 export async function unholdAction(task: Task): Promise<((signal: AbortSignal) => Promise<void>) | null> {
   await task.process('unhold');
-  if (heartbeatContinues(task)) return null;
+  if (task.driver.deploy.heartbeat?.continues(task.driverTask())) return null;
   return (signal) => resumeAfterHold(task, signal);
 }

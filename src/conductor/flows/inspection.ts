@@ -20,9 +20,9 @@ import { enrollDiscoveredNode } from '../discovery.js';
 import { lookupInspectedNode } from '../inspection-lookup.js';
 import { runInspectionRules } from '../inspection-rules.js';
 import { Task } from '../task.js';
-import { endAgentRamdisk } from './agent-boot.js';
-import { fastTrackAble } from './fast-track.js';
-import { powerOffOrReboot } from './power.js';
+import { fastTrackAble } from '../../drivers/agent/fast-track.js';
+import { endAgentRamdisk } from '../../drivers/agent/ramdisk.js';
+import { powerOffOrReboot } from '../../drivers/power-actions.js';
 import { startFlow } from './run.js';
 
 /** Lines of the rules' own log kept in the node history per inspection. */
@@ -128,11 +128,12 @@ export async function continueInspection(ctx: ConductorContext, body: unknown, n
           return;
         }
         // Fast track: the agent goes on to look the node up and heartbeat; the next cleaning or deployment uses it.
-        const keepAgent = fastTrackAble(task);
-        await endAgentRamdisk(task, signal, { keepAgent });
+        const dt = task.driverTask(signal);
+        const keepAgent = fastTrackAble(dt);
+        await endAgentRamdisk(dt, { keepAgent });
         if (keepAgent) await task.record('agent', 'fast track: the agent keeps running after inspection; the machine stays on', 'INFO', null);
         // The one-time network boot was used up by the inspection boot, so a reboot (disable_power_off) boots the disk.
-        else if (ctx.config.inspection_power_off) await powerOffOrReboot(task, signal, 'at the end of inspection');
+        else if (ctx.config.inspection_power_off) await powerOffOrReboot(dt, 'at the end of inspection');
         task.set({ inspection_finished_at: isoTime(ctx.clock.now()) });
         await task.process('done', { lastError: null });
       },

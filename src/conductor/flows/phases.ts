@@ -1,24 +1,24 @@
 /**
  * The slow parts of the provision flows, each run in a worker while the task holds the node lock. They
  * start in the busy state the request moved the node to and end with the `done` (or `wait`/`hold`)
- * transition; errors propagate to the flow's error handler (run.ts).
+ * transition; errors propagate to the flow's error handler (run.ts). What happens to the machine is the
+ * node's interfaces' business (Ironic's `deployments.py`, `cleaning.py`, `servicing.py`): the deploy
+ * interface prepares and ends cleaning and ends a deployment, the steps are its and its siblings'.
  */
 import type { JsonObject } from '../../domain/node.js';
 import type { NodeChanges } from '../../db/store.js';
-import { S } from '../../domain/states.js';
+import { S, stepKindWaitingIn, type StepKind } from '../../domain/states.js';
+import { fastTrackEnabled } from '../../drivers/agent/fast-track.js';
+import { collectAgentLogs } from '../../drivers/agent/logs.js';
+import { wipeAgentToken } from '../../drivers/agent/token.js';
+import { powerOffUnlessDisabled, rebootIfKeptOn } from '../../drivers/power-actions.js';
+import { checkAborted } from '../../shared/abort.js';
 import { isoTime } from '../../shared/clock.js';
 import { addDiscoveredPorts } from '../port-ops.js';
 import type { Task } from '../task.js';
-import { wipeAgentToken } from '../agent-callbacks.js';
-import { releaseAgentImage } from '../agent-image.js';
-import { bootAgentRamdisk, endAgentRamdisk } from './agent-boot.js';
-import { defaultAgentSteps, isAgentStep } from './agent-steps.js';
-import { fastTrackEnabled, keepsRunningAgent, useRunningAgent } from './fast-track.js';
 import { nextStepAfter } from './next-steps.js';
-import { powerOffOrReboot, powerOffUnlessDisabled, powerOnOrReboot, rebootIfKeptOn } from './power.js';
-import { checkAborted, reasonOf, type FlowHandlers } from './run.js';
-import { collectAgentLogs } from '../agent-logs.js';
-import { runSteps, storeSteps, type Step } from './steps.js';
+import { reasonOf, type FlowHandlers } from './run.js';
+import { defaultSteps, runSteps, storeSteps, type Step } from './steps.js';
 
 /** enroll -> verifying -> manageable: the power credentials must work. */
 export async function verify(task: Task, signal: AbortSignal): Promise<void> {
@@ -36,12 +36,10 @@ export async function inspect(task: Task, signal: AbortSignal): Promise<void> {
   fastTrackEnabled(task.node, task.ctx.config);
   task.set({ inspection_started_at: isoTime(task.ctx.clock.now()), inspection_finished_at: null });
   // A new ramdisk boot looks its node up again and gets a new agent token.
-  wipeAgentToken(task);
+  wipeAgentToken(task.driverTask());
   await task.save();
-  // In-band: the inspection is registered before the machine boots the ramdisk, so that data from a fast
-  // ramdisk always finds it (the `inspector` interface starts it on the external service first, as Ironic does).
+  // In-band inspect interfaces boot the ramdisk themselves; the node then waits for its data.
   const result = await task.driver.inspect.inspectHardware(task.driverTask(signal));
-  if (task.driver.inspect.bootsRamdisk) await bootAgentRamdisk(task, signal, 'inspect');
   if (result === 'wait') {
     await task.process('wait');
     return;
@@ -52,25 +50,19 @@ export async function inspect(task: Task, signal: AbortSignal): Promise<void> {
   await task.process('done', { lastError: null });
 }
 
-/**
- * Ends cleaning: tear down, power off (a node with disable_power_off is rebooted instead, out of the
- * ramdisk), then available (automated) or manageable (manual). With fast track the agent keeps running
- * and the machine stays on.
- */
+/** Ends cleaning: the deploy interface tears it down (the clean ramdisk, the power-off), then available (automated) or manageable (manual). */
 export async function finishCleaning(task: Task, signal: AbortSignal): Promise<void> {
   const manual = task.node.target_provision_state === S.MANAGEABLE;
   await task.driver.deploy.tearDownCleaning(task.driverTask(signal));
-  const keepAgent = await keepsRunningAgent(task, signal);
-  await endAgentRamdisk(task, signal, { keepAgent });
-  if (keepAgent) await task.record('agent', 'fast track: the agent keeps running after cleaning; the machine stays on', 'INFO', null);
-  else await powerOffOrReboot(task, signal, 'at the end of cleaning');
   checkAborted(signal);
   await task.process(manual ? 'manage' : 'done', { lastError: null });
 }
 
 /**
  * cleaning -> available|manageable. Automated cleaning runs only when the node does not disable it
- * (`automated_clean` false) and the conductor's `automated_clean` is on (a node's true wins).
+ * (`automated_clean` false) and the conductor's `automated_clean` is on (a node's true wins); its steps
+ * are the interfaces' defaults. The deploy interface readies the machine for the steps: `wait` when it
+ * booted the clean ramdisk, whose agent's heartbeats then run them.
  */
 export async function clean(task: Task, signal: AbortSignal, manualSteps: Step[] | null): Promise<void> {
   if (!manualSteps) {
@@ -80,13 +72,10 @@ export async function clean(task: Task, signal: AbortSignal, manualSteps: Step[]
       return;
     }
   }
-  if (task.driver.deploy.cleansWithAgent) {
-    await cleanWithAgent(task, signal, manualSteps);
-    return;
-  }
-  storeSteps(task, 'clean', manualSteps ?? []);
+  const steps = manualSteps ?? defaultSteps(task, 'clean');
+  storeSteps(task, 'clean', steps);
   await task.save();
-  if ((await task.driver.deploy.prepareCleaning(task.driverTask(signal))) === 'wait') {
+  if ((await task.driver.deploy.prepareCleaning(task.driverTask(signal), steps)) === 'wait') {
     await task.process('wait');
     return;
   }
@@ -94,50 +83,24 @@ export async function clean(task: Task, signal: AbortSignal, manualSteps: Step[]
   await finishCleaning(task, signal);
 }
 
-/**
- * In-band cleaning: the automated steps are the agent's defaults (erase_devices_metadata); none left, or
- * no step that needs the agent: the steps run here without booting the ramdisk. Otherwise the machine
- * boots the clean ramdisk and its agent's heartbeats run the steps (agent-continue.ts) — or, with fast
- * track, the agent still running from the previous phase runs them at once.
- */
-async function cleanWithAgent(task: Task, signal: AbortSignal, manualSteps: Step[] | null): Promise<void> {
-  const steps = manualSteps ?? defaultAgentSteps(task, 'clean');
-  storeSteps(task, 'clean', steps);
-  await task.save();
-  if (!steps.some((s) => isAgentStep(task, 'clean', s))) {
-    if ((await runSteps(task, 'clean', signal)) === 'done') await finishCleaning(task, signal);
-    return;
-  }
-  if (await useRunningAgent(task, signal, 'clean')) {
-    await task.driver.deploy.prepareCleaning(task.driverTask(signal));
-    if ((await runSteps(task, 'clean', signal)) === 'done') await finishCleaning(task, signal);
-    return;
-  }
-  await bootAgentRamdisk(task, signal, 'clean');
-  await task.driver.deploy.prepareCleaning(task.driverTask(signal));
-  await task.process('wait');
-}
-
-/** Ends a deployment: boot the instance, tenant network, power on (reboot with disable_power_off), active. */
+/** Ends a deployment: the deploy interface leaves the instance running (unless its steps did), then active. */
 export async function finishDeploy(task: Task, signal: AbortSignal): Promise<void> {
-  const dt = task.driverTask(signal);
-  // An agent deploy did this in its steps (prepare_instance_boot … boot_instance).
-  if (!task.driver.deploy.waitsForAgent) {
-    await task.driver.boot.prepareInstance(dt);
-    await task.driver.network.configureTenantNetworks(dt);
-    await powerOnOrReboot(task, signal);
-  }
+  await task.driver.deploy.finishDeploy(task.driverTask(signal));
   checkAborted(signal);
   task.set({ conductor_affinity: task.ctx.conductorId, deploy_step: {} });
   await task.process('done', { lastError: null });
 }
 
-/** deploying -> active: deploy steps (the interface's `deploy` at priority 100 plus the user's), then finish. */
+/**
+ * deploying -> active: deploy steps (the interfaces' defaults, among them the core `deploy.deploy` at
+ * priority 100, plus the user's), then finish.
+ */
 export async function deploy(task: Task, signal: AbortSignal, userSteps: Step[]): Promise<void> {
   const dt = task.driverTask(signal);
-  // A user step of the same name replaces the interface's default (priority 0 drops it).
-  const defaults = defaultAgentSteps(task, 'deploy').filter((d) => !userSteps.some((u) => u.interface === d.interface && u.step === d.step));
-  const steps = [{ interface: 'deploy', step: 'deploy', args: {}, priority: 100 } as Step, ...defaults, ...userSteps.filter((u) => u.priority > 0)]
+  // A user step of the same name replaces an interface's default (priority 0 drops it); the core step always runs.
+  const isCore = (s: Step) => s.interface === 'deploy' && s.step === 'deploy';
+  const defaults = defaultSteps(task, 'deploy').filter((d) => isCore(d) || !userSteps.some((u) => u.interface === d.interface && u.step === d.step));
+  const steps = [...defaults, ...userSteps.filter((u) => u.priority > 0)]
     .map((s, i) => ({ s, i }))
     .sort((a, b) => b.s.priority - a.s.priority || a.i - b.i)
     .map(({ s }) => s);
@@ -156,13 +119,12 @@ export async function deploy(task: Task, signal: AbortSignal, userSteps: Step[])
 export async function tearDown(task: Task, signal: AbortSignal): Promise<void> {
   const dt = task.driverTask(signal);
   await task.driver.network.unconfigureTenantNetworks(dt);
-  await powerOffUnlessDisabled(task, signal, 'for the tear-down');
+  await powerOffUnlessDisabled(dt, 'for the tear-down');
   await task.driver.deploy.tearDown(dt);
   await task.driver.boot.cleanUpInstance(dt);
-  if (task.driver.deploy.waitsForAgent) await releaseAgentImage(task.ctx, task.node);
   await task.driver.storage.detachVolumes(dt);
   await task.driver.deploy.cleanUp(dt);
-  await rebootIfKeptOn(task, signal);
+  await rebootIfKeptOn(dt);
   const info = { ...task.node.driver_internal_info };
   for (const key of ['deploy_steps_pending', 'deploy_step_index', 'is_whole_disk_image', 'root_uuid_or_disk_id', 'agent_command', 'agent_ramdisk']) delete info[key];
   task.set({ instance_info: {}, instance_uuid: null, driver_internal_info: info, deploy_step: {}, conductor_affinity: null });
@@ -200,26 +162,32 @@ export async function service(task: Task, signal: AbortSignal, steps: Step[]): P
   storeSteps(task, 'service', steps);
   await task.save();
   if ((await runSteps(task, 'service', signal)) !== 'done') return;
+  await finishService(task);
+}
+
+/** Ends servicing: active again. */
+async function finishService(task: Task): Promise<void> {
   task.set({ service_step: {} });
   await task.process('done', { lastError: null });
 }
 
-/** After `unhold`: `* wait` -> resume -> continue the saved steps and finish the phase. */
+/** How each kind of flow ends once its last step ran. */
+const FINISH: Readonly<Record<StepKind, (task: Task, signal: AbortSignal) => Promise<void>>> = {
+  clean: finishCleaning,
+  deploy: finishDeploy,
+  service: (task) => finishService(task),
+};
+
+/** `* wait` -> resume: continues the saved steps of the `kind` flow and finishes it (after a heartbeat of the agent, or `unhold`). */
+export async function continueSteps(task: Task, kind: StepKind, signal: AbortSignal): Promise<void> {
+  await task.process('resume');
+  if ((await runSteps(task, kind, signal)) === 'done') await FINISH[kind](task, signal);
+}
+
+/** After `unhold`: the flow waiting in the node's state continues. */
 export async function resumeAfterHold(task: Task, signal: AbortSignal): Promise<void> {
-  const state = task.node.provision_state;
-  if (state === S.CLEANWAIT) {
-    await task.process('resume');
-    if ((await runSteps(task, 'clean', signal)) === 'done') await finishCleaning(task, signal);
-  } else if (state === S.DEPLOYWAIT) {
-    await task.process('resume');
-    if ((await runSteps(task, 'deploy', signal)) === 'done') await finishDeploy(task, signal);
-  } else if (state === S.SERVICEWAIT) {
-    await task.process('resume');
-    if ((await runSteps(task, 'service', signal)) === 'done') {
-      task.set({ service_step: {} });
-      await task.process('done', { lastError: null });
-    }
-  }
+  const kind = stepKindWaitingIn(task.node.provision_state);
+  if (kind) await continueSteps(task, kind, signal);
 }
 
 /** What failed, by the phase the node is in; `nextStepAfter` says what to do. */
@@ -264,7 +232,7 @@ export function provisionFailureHandlers(task: Task, run: (signal: AbortSignal) 
     describe: (err) => describeFailure(task, err),
     onFailure: (t) => failureExtras(t),
     async beforeFailure() {
-      const file = await collectAgentLogs(task, 'failure');
+      const file = await collectAgentLogs(task.driverTask(), 'failure');
       return file ? `Agent logs: ${file}` : null;
     },
   };

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Node } from '../../domain/node.js';
 import { Task } from '../task.js';
 import { createNodeIn, startTestConductor, waitForNode, waitForState, type TestConductor } from '../test-support.js';
-import { powerOffOrReboot, powerOffUnlessDisabled, powerOnOrReboot, rebootIfKeptOn } from './power.js';
+import { powerOffOrReboot, powerOffUnlessDisabled, powerOnOrReboot, rebootIfKeptOn } from '../../drivers/power-actions.js';
 
 let t: TestConductor | undefined;
 afterEach(async () => {
@@ -66,11 +66,11 @@ describe('power verb on a node with disable_power_off', () => {
 describe('flow power helpers', () => {
   it('powerOffOrReboot powers a node off, or reboots one with disable_power_off and says why in the history', async () => {
     const plain = await node('h-plain', false);
-    expect(await inTask(plain, (task, s) => powerOffOrReboot(task, s, 'at the end of cleaning'))).toBe('power off');
+    expect(await inTask(plain, (task, s) => powerOffOrReboot(task.driverTask(s), 'at the end of cleaning'))).toBe('power off');
     expect(await observed(plain)).toMatchObject({ hardware: 'power off', power_state: 'power off', events: ['power on -> power off'] });
 
     const kept = await node('h-kept', true);
-    expect(await inTask(kept, (task, s) => powerOffOrReboot(task, s, 'at the end of cleaning'))).toBe('power on');
+    expect(await inTask(kept, (task, s) => powerOffOrReboot(task.driverTask(s), 'at the end of cleaning'))).toBe('power on');
     expect(await observed(kept)).toEqual({
       hardware: 'power on',
       power_state: 'power on',
@@ -80,16 +80,16 @@ describe('flow power helpers', () => {
 
   it('powerOffUnlessDisabled leaves a node with disable_power_off on, and rebootIfKeptOn reboots only that one', async () => {
     const plain = await node('u-plain', false);
-    expect(await inTask(plain, (task, s) => powerOffUnlessDisabled(task, s, 'for the tear-down'))).toBe(true);
-    await inTask(plain, (task, s) => rebootIfKeptOn(task, s));
+    expect(await inTask(plain, (task, s) => powerOffUnlessDisabled(task.driverTask(s), 'for the tear-down'))).toBe(true);
+    await inTask(plain, (task, s) => rebootIfKeptOn(task.driverTask(s)));
     expect(await observed(plain)).toMatchObject({ hardware: 'power off', power_state: 'power off' });
 
     const kept = await node('u-kept', true);
-    expect(await inTask(kept, (task, s) => powerOffUnlessDisabled(task, s, 'for the tear-down'))).toBe(false);
+    expect(await inTask(kept, (task, s) => powerOffUnlessDisabled(task.driverTask(s), 'for the tear-down'))).toBe(false);
     expect(await observed(kept)).toMatchObject({ hardware: 'power on', power_state: 'power on' });
     // The fake BMC turns the machine off behind Ingot's back: the reboot powers it on again.
     await t!.store.nodes.update(kept.uuid, { driver_internal_info: { fake_power_state: 'power off' } });
-    await inTask(kept, (task, s) => rebootIfKeptOn(task, s));
+    await inTask(kept, (task, s) => rebootIfKeptOn(task.driverTask(s)));
     expect(await observed(kept)).toEqual({
       hardware: 'power on',
       power_state: 'power on',
@@ -99,7 +99,7 @@ describe('flow power helpers', () => {
 
   it('powerOnOrReboot powers a node on, or reboots one with disable_power_off', async () => {
     const plain = await node('o-plain', false, 'power off');
-    await inTask(plain, (task, s) => powerOnOrReboot(task, s));
+    await inTask(plain, (task, s) => powerOnOrReboot(task.driverTask(s)));
     expect(await observed(plain)).toMatchObject({ hardware: 'power on', power_state: 'power on', events: ['power off -> power on'] });
     const kept = await node('o-kept', true);
     const reboots: string[] = [];
@@ -109,7 +109,7 @@ describe('flow power helpers', () => {
         reboots.push(task.node.uuid);
         return reboot(...args);
       };
-      await powerOnOrReboot(task, s);
+      await powerOnOrReboot(task.driverTask(s));
     });
     expect(reboots).toEqual([kept.uuid]);
     expect(await observed(kept)).toMatchObject({ hardware: 'power on', power_state: 'power on' });

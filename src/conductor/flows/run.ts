@@ -6,7 +6,7 @@
  */
 import type { NodeChanges } from '../../db/store.js';
 import { failureStateOf, type ProvisionState } from '../../domain/states.js';
-import { IngotError, messageOf } from '../../shared/errors.js';
+import { messageOf } from '../../shared/errors.js';
 import type { Task } from '../task.js';
 import { nextStepAfter } from './next-steps.js';
 import type { WorkerSlot } from '../workers.js';
@@ -70,11 +70,6 @@ export async function failTask(task: Task, message: string, extra?: (task: Task)
     task.set({ last_error: message });
     await task.save();
   }
-}
-
-/** Throws the abort reason when `signal` aborted (checked between steps). */
-export function checkAborted(signal: AbortSignal): void {
-  if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new IngotError('Internal', String(signal.reason));
 }
 
 /**

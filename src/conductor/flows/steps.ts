@@ -1,29 +1,24 @@
 /**
- * Clean, deploy and service steps: `{interface, step, args, priority}` requests run in order. The
- * reserved steps of Ironic are understood: `hold` (the node waits in `* hold` until `unhold`), `wait`
- * (sleeps `args.seconds`), and `power_on` / `power_off` / `reboot`. The remaining steps and the position
- * are kept in driver_internal_info so a held flow can continue after `unhold`.
+ * Clean, deploy and service steps: `{interface, step, args, priority}` requests run in order (Ironic's
+ * `conductor/steps.py`, `cleaning.py`, `deployments.py`). Each step is its interface's
+ * (`task.driver[step.interface]`: one of its `flowSteps` for the kind of flow, or one of its `steps`); the
+ * conductor runs it without knowing which driver it belongs to, and waits when it says `wait` — for the
+ * ramdisk agent, whose heartbeats continue the flow (flows/agent-resume.ts). The reserved steps of Ironic
+ * are understood: `hold` (the node waits in `* hold` until `unhold`), `wait` (sleeps `args.seconds`), and
+ * `power_on` / `power_off` / `reboot`. The remaining steps and the position are kept in
+ * driver_internal_info so a waiting or held flow can continue.
  */
 import type { Json, JsonObject } from '../../domain/node.js';
 import { INTERFACES, type InterfaceName } from '../../domain/node.js';
+import type { StepKind } from '../../domain/states.js';
+import type { Step } from '../../drivers/interfaces/base.js';
+import { checkAborted } from '../../shared/abort.js';
 import { sleep } from '../../shared/clock.js';
 import { fail } from '../../shared/errors.js';
 import { AgentBusyError } from '../../drivers/agent/client.js';
 import type { Task } from '../task.js';
-import { bootAgentRamdisk, setPendingCommand } from './agent-boot.js';
-import { isoTime } from '../../shared/clock.js';
-import { isAgentStep, runAgentStep } from './agent-steps.js';
-import { useRunningAgent } from './fast-track.js';
-import { checkAborted } from './run.js';
 
-export type StepKind = 'clean' | 'deploy' | 'service';
-
-export interface Step {
-  interface: InterfaceName;
-  step: string;
-  args: JsonObject;
-  priority: number;
-}
+export type { Step, StepKind };
 
 const RESERVED = new Set(['hold', 'wait', 'power_on', 'power_off', 'reboot']);
 
@@ -57,7 +52,7 @@ export function checkStepsAvailable(task: Task, kind: StepKind, steps: Step[]): 
   for (const s of steps) {
     if (RESERVED.has(s.step)) continue;
     if (kind === 'deploy' && s.interface === 'deploy' && s.step === 'deploy') continue;
-    if (isAgentStep(task, kind, s)) continue;
+    if (task.driver[s.interface].flowSteps?.(task.driverTask(), kind)[s.step]) continue;
     const impl = task.driver[s.interface];
     if (!impl.steps?.[s.step]) {
       throw fail('InvalidParameterValue', `Node ${task.node.uuid}: ${kind} step "${s.interface}.${s.step}" is not supported by the ${s.interface} interface "${impl.name}".`);
@@ -114,23 +109,23 @@ async function runStep(task: Task, kind: StepKind, step: Step, signal: AbortSign
     await task.setPower(step.step === 'power_off' ? 'power off' : 'power on');
     return;
   }
-  if (kind === 'deploy' && step.interface === 'deploy' && step.step === 'deploy') {
-    // An agent deploy starts by booting the agent ramdisk; its heartbeats continue the steps. With fast
-    // track, the agent still running from cleaning takes the next step at once.
-    if (!task.driver.deploy.waitsForAgent) return (await task.driver.deploy.deploy(dt)) === 'wait' ? 'wait' : undefined;
-    if (await useRunningAgent(task, signal, 'deploy')) {
-      await task.driver.deploy.deploy(dt);
-      return;
-    }
-    await bootAgentRamdisk(task, signal, 'deploy');
-    await task.driver.deploy.deploy(dt);
-    setPendingCommand(task, { command: null, step: 'deploy.deploy', started_at: isoTime(task.ctx.clock.now()) });
-    return 'wait';
-  }
-  if (isAgentStep(task, kind, step)) return runAgentStep(task, kind, step, signal);
-  const fn = task.driver[step.interface].steps?.[step.step];
+  const iface = task.driver[step.interface];
+  const fn = iface.flowSteps?.(dt, kind)[step.step]?.run ?? iface.steps?.[step.step];
   if (!fn) throw fail('InvalidParameterValue', `${kind} step "${step.interface}.${step.step}" is not supported by the node's driver.`);
-  return fn(dt, step.args);
+  return (await fn(dt, step.args, step)) === 'wait' ? 'wait' : undefined;
+}
+
+/**
+ * The default steps of a `kind` flow: the steps every interface of the node offers to it with a
+ * priority above 0, highest first (in interface order for equal priorities).
+ */
+export function defaultSteps(task: Task, kind: StepKind): Step[] {
+  const dt = task.driverTask();
+  return INTERFACES.flatMap((name) =>
+    Object.entries(task.driver[name].flowSteps?.(dt, kind) ?? {}).map(([step, s]): Step => ({ interface: name, step, args: s.args ?? {}, priority: s.priority })),
+  )
+    .filter((s) => s.priority > 0)
+    .sort((a, b) => b.priority - a.priority);
 }
 
 /**

@@ -15,12 +15,12 @@ import type { JsonObject, Node } from '../../domain/node.js';
 import { S } from '../../domain/states.js';
 import type { IntrospectionStatus } from '../../drivers/inspector/client.js';
 import { isInspectorInspect, type InspectorInspect } from '../../drivers/inspector/inspect.js';
+import { powerOffOrReboot } from '../../drivers/power-actions.js';
 import { isoTime } from '../../shared/clock.js';
 import { IngotError, messageOf } from '../../shared/errors.js';
 import { KeyedLimiter } from '../../shared/limiter.js';
 import type { ConductorContext } from '../context.js';
 import { describeFailure, failureExtras } from '../flows/phases.js';
-import { powerOffOrReboot } from '../flows/power.js';
 import { failTask, startFlow } from '../flows/run.js';
 import { Task } from '../task.js';
 import { periodicLoop } from './loop.js';
@@ -162,7 +162,7 @@ async function finish(task: Task, inspect: InspectorInspect, status: Introspecti
   await storeData(task, inspect, signal);
   if (ctx.config.inspection_power_off) {
     try {
-      await powerOffOrReboot(task, signal, 'at the end of inspection');
+      await powerOffOrReboot(task.driverTask(signal), 'at the end of inspection');
     } catch (err) {
       if (signal.aborted) throw err;
       // Ironic's clean_up: a failed power off after inspection fails the inspection.
@@ -202,7 +202,7 @@ async function failed(task: Task, error: string, signal: AbortSignal): Promise<v
   let reason = error;
   if (ctx.config.inspection_power_off) {
     try {
-      await powerOffOrReboot(task, signal, 'after the failed inspection');
+      await powerOffOrReboot(task.driverTask(signal), 'after the failed inspection');
     } catch (err) {
       if (signal.aborted) throw err;
       reason = `${reason}; also unable to power off the node: ${messageOf(err)}`;

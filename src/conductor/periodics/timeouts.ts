@@ -4,7 +4,7 @@ import { S, type ProvisionState } from '../../domain/states.js';
 import { IngotError, messageOf } from '../../shared/errors.js';
 import type { ConductorConfig } from '../../config/conductor.js';
 import type { ConductorContext } from '../context.js';
-import { lastHeartbeatMs } from '../agent-callbacks.js';
+import { lastHeartbeatMs } from '../../drivers/agent/token.js';
 import { failureExtras } from '../flows/phases.js';
 import { failTask } from '../flows/run.js';
 import { Task } from '../task.js';

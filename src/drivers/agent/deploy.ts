@@ -1,34 +1,25 @@
 /**
- * The deploy interfaces of Ingot's agent (Ironic's `direct` and `ramdisk`). They say what runs, the
- * conductor runs it: `direct` is carried by the ramdisk agent — the conductor boots the agent ramdisk at
- * the `deploy` step, and the agent's heartbeats drive the steps after it, with Ironic's priorities:
- * `write_image` (80, `standby.prepare_image`), `prepare_instance_boot` (60), `tear_down_agent` (40),
- * `switch_to_tenant_network` (30), `boot_instance` (20). `ramdisk` boots the instance's own kernel and
- * ramdisk and writes nothing. Both clean through the agent: `erase_devices_metadata` (99) and
- * `erase_devices` (10, switched off by the conductor's default `erase_devices_priority` of 0).
+ * The deploy interfaces of Ingot's agent (Ironic's `direct` — `agent.AgentDeploy` — and `ramdisk`). The
+ * agent flow lives here, in the drivers: `direct` owns its deploy steps (deploy-steps.ts), its in-band
+ * clean steps (in-band-steps.ts), the ramdisk it boots and ends (ramdisk.ts), fast track (fast-track.ts)
+ * and what a heartbeat does to the flow waiting for the agent (heartbeat.ts). The conductor runs the
+ * steps as any interface's, resumes the saved steps when the heartbeat handling says so, and knows none
+ * of this. `ramdisk` boots the instance's own kernel and ramdisk and writes nothing. Both clean through
+ * the agent: `erase_devices_metadata` (99) and `erase_devices` (10, switched off by the conductor's
+ * default `erase_devices_priority` of 0).
  */
 import type { Node } from '../../domain/node.js';
 import { parseRootDeviceHints } from '../../protocol/agent/root-device-hints.js';
 import { fail, messageOf } from '../../shared/errors.js';
 import { toBool } from '../../shared/strict-bool.js';
-import type { DriverTask } from '../interfaces/base.js';
-import type { DefaultStep, DeployInterface } from '../interfaces/deploy.js';
+import { bootInstance } from '../boot-instance.js';
+import type { DriverTask, FlowStep } from '../interfaces/base.js';
+import type { DeployInterface } from '../interfaces/deploy.js';
 import { instanceImages } from '../pxe/boot-info.js';
-
-/** Ironic's default priorities of the agent deploy steps after `deploy` (100). */
-export const AGENT_DEPLOY_STEPS: readonly DefaultStep[] = [
-  { step: 'write_image', priority: 80 },
-  { step: 'prepare_instance_boot', priority: 60 },
-  { step: 'tear_down_agent', priority: 40 },
-  { step: 'switch_to_tenant_network', priority: 30 },
-  { step: 'boot_instance', priority: 20 },
-];
-
-/** The clean steps of the agent (IPA's generic hardware manager) with their default priorities. */
-export const AGENT_CLEAN_STEPS: readonly DefaultStep[] = [
-  { step: 'erase_devices_metadata', priority: 99 },
-  { step: 'erase_devices', priority: 10 },
-];
+import { DIRECT_DEPLOY_STEPS, deployWithAgent, imageWritten } from './deploy-steps.js';
+import { agentHeartbeat } from './heartbeat.js';
+import { agentCleanSteps } from './in-band-steps.js';
+import { prepareInbandCleaning, tearDownInbandCleaning } from './ramdisk.js';
 
 const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
 
@@ -85,43 +76,45 @@ export function directDeploy(): DeployInterface {
   return {
     name: 'direct',
     properties: PROPERTIES,
-    waitsForAgent: true,
-    cleansWithAgent: true,
-    deploySteps: AGENT_DEPLOY_STEPS,
-    cleanSteps: AGENT_CLEAN_STEPS,
     validate(task) {
       validateInstanceImage(task.node);
       validateRootDeviceHints(task.node);
       validateFastTrack(task.node);
     },
     prepare: noop,
-    deploy: async () => 'wait',
+    deploy: deployWithAgent,
+    // Its own steps prepared the instance's boot, switched the network and powered the machine on.
+    finishDeploy: noop,
     tearDown: noop,
-    cleanUp: noop,
+    cleanUp: (task) => task.agent.releaseImage(task.node),
     takeOver: noop,
-    prepareCleaning: async () => 'wait',
-    tearDownCleaning: noop,
+    prepareCleaning: prepareInbandCleaning,
+    tearDownCleaning: tearDownInbandCleaning,
+    flowSteps: (task, kind) => (kind === 'deploy' ? DIRECT_DEPLOY_STEPS : kind === 'clean' ? agentCleanSteps(task) : {}),
+    heartbeat: agentHeartbeat(['deploy', 'clean'], { prepare_image: imageWritten }),
   };
 }
 
 /** The `ramdisk` deploy interface: the instance is a kernel and ramdisk booted over the network; nothing is written. */
 export function ramdiskDeploy(): DeployInterface {
+  const deploy = async (): Promise<'done'> => 'done';
   return {
     name: 'ramdisk',
     properties: PROPERTIES,
-    cleansWithAgent: true,
-    cleanSteps: AGENT_CLEAN_STEPS,
     validate(task) {
       instanceImages(task.node);
       validateRootDeviceHints(task.node);
       validateFastTrack(task.node);
     },
     prepare: noop,
-    deploy: async () => 'done',
+    deploy,
+    finishDeploy: bootInstance,
     tearDown: noop,
     cleanUp: noop,
     takeOver: noop,
-    prepareCleaning: async () => 'wait',
-    tearDownCleaning: noop,
+    prepareCleaning: prepareInbandCleaning,
+    tearDownCleaning: tearDownInbandCleaning,
+    flowSteps: (task, kind): Readonly<Record<string, FlowStep>> => (kind === 'deploy' ? { deploy: { priority: 100, run: deploy } } : kind === 'clean' ? agentCleanSteps(task) : {}),
+    heartbeat: agentHeartbeat(['clean']),
   };
 }

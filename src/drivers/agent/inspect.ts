@@ -1,17 +1,21 @@
 /**
- * In-band inspection (Ironic's `agent` inspect interface): the machine boots the ramdisk, whose agent
- * posts its inventory to `POST /v1/continue_inspection`. This interface only says so (`bootsRamdisk`);
- * the conductor sets the one-time network boot and reboots the machine through the node's own
- * management and power interfaces, then waits in `inspect wait` for the data (or the timeout).
+ * In-band inspection (Ironic's `agent` inspect interface, `inspector/agent.py` `AgentInspect` with its
+ * managed boot): the machine boots the inspection ramdisk — a one-time network boot, then a reboot,
+ * through the node's own boot, management and power interfaces (ramdisk.ts) — whose agent posts its
+ * inventory to `POST /v1/continue_inspection`; the node waits in `inspect wait` for the data (or the
+ * timeout).
  */
 import type { InspectInterface } from '../interfaces/inspect.js';
+import { bootAgentRamdisk } from './ramdisk.js';
 
 export function agentInspect(): InspectInterface {
   return {
     name: 'agent',
     properties: {},
-    bootsRamdisk: true,
     validate: () => undefined,
-    inspectHardware: async () => 'wait',
+    async inspectHardware(task) {
+      await bootAgentRamdisk(task, 'inspect');
+      return 'wait';
+    },
   };
 }

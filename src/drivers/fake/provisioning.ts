@@ -1,5 +1,13 @@
-/** Fake boot, deploy, inspect and rescue: they only wait their `fake_<iface>_delay`. */
+/**
+ * Fake boot, deploy, inspect and rescue: they only wait their `fake_<iface>_delay`. The fake deploy ends
+ * its flows as the real ones do, so that fake nodes pass through the same power states: a deployment
+ * boots the instance (boot-instance.ts), cleaning ends as in-band cleaning does (the machine off, or left
+ * on for an agent that keeps running with fast track).
+ */
+import { tearDownInbandCleaning } from '../agent/ramdisk.js';
+import { bootInstance } from '../boot-instance.js';
 import type { BootInterface } from '../interfaces/boot.js';
+import type { DriverTask, FlowStep } from '../interfaces/base.js';
 import type { DeployInterface } from '../interfaces/deploy.js';
 import type { InspectInterface } from '../interfaces/inspect.js';
 import type { RescueInterface } from '../interfaces/rescue.js';
@@ -19,15 +27,17 @@ export function fakeBoot(): BootInterface {
 }
 
 export function fakeDeploy(): DeployInterface {
+  const deploy = async (task: DriverTask): Promise<'done'> => {
+    await fakeDelay(task, 'deploy');
+    return 'done';
+  };
   return {
     name: 'fake',
     properties: delayProperty('deploy'),
     validate: (task) => validateDelay(task, 'deploy'),
     prepare: (task) => fakeDelay(task, 'deploy'),
-    async deploy(task) {
-      await fakeDelay(task, 'deploy');
-      return 'done';
-    },
+    deploy,
+    finishDeploy: bootInstance,
     tearDown: (task) => fakeDelay(task, 'deploy'),
     cleanUp: (task) => fakeDelay(task, 'deploy'),
     takeOver: (task) => fakeDelay(task, 'deploy'),
@@ -35,7 +45,11 @@ export function fakeDeploy(): DeployInterface {
       await fakeDelay(task, 'deploy');
       return 'done';
     },
-    tearDownCleaning: (task) => fakeDelay(task, 'deploy'),
+    async tearDownCleaning(task) {
+      await fakeDelay(task, 'deploy');
+      await tearDownInbandCleaning(task);
+    },
+    flowSteps: (_task, kind): Readonly<Record<string, FlowStep>> => (kind === 'deploy' ? { deploy: { priority: 100, run: deploy } } : {}),
     steps: {
       erase_devices: (task) => fakeDelay(task, 'deploy'),
       erase_devices_metadata: (task) => fakeDelay(task, 'deploy'),

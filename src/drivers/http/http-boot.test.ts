@@ -2,7 +2,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bootConformance } from '../interfaces/boot.case.js';
-import { sampleTask } from '../interfaces/case-support.js';
+import type { sampleTask } from '../interfaces/case-support.js';
 import { withDeployImages } from '../pxe/conformance.test-support.js';
 import { DEPLOY_INFO, fakeEnv, MAC_PXE, TOKEN, type FakeEnv } from '../pxe/env.test-support.js';
 import { grubMasterConfigPath, httpBoot, httpConfigPaths, HTTP_FLAVOR, statedBootModes } from './index.js';
@@ -28,7 +28,7 @@ describe('http boot interface', () => {
     await env.cleanup();
   });
   const task = (over: Parameters<typeof sampleTask>[0] = {}) =>
-    sampleTask({ driver_info: { ...DEPLOY_INFO }, driver_internal_info: { agent_secret_token: TOKEN }, ...over });
+    env.task({ driver_info: { ...DEPLOY_INFO }, driver_internal_info: { agent_secret_token: TOKEN }, ...over });
 
   it('writes the GRUB config of each PXE-enabled MAC with HTTP kernel and initrd, line by line, and the master config', async () => {
     await httpBoot(env).prepareRamdisk(task(), 'deploy');
@@ -172,5 +172,5 @@ describe('http conformance', () => {
   afterAll(async () => {
     await env.cleanup();
   });
-  bootConformance('http', () => withDeployImages(httpBoot(env)));
+  bootConformance('http', () => withDeployImages(httpBoot(env), env));
 });

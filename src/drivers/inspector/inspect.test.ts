@@ -25,14 +25,16 @@ async function rejection(p: Promise<unknown>): Promise<IngotError> {
 }
 
 describe('inspector inspect interface', () => {
-  it('boots the ramdisk through the conductor and asks the inspector not to manage boot', async () => {
+  it('asks the inspector not to manage boot, then boots the ramdisk itself', async () => {
     const iface = inspectorInspect({ service: new InspectorClient({ url: `${fake.url}/v1/` }) });
-    expect(iface.bootsRamdisk).toBe(true);
     expect(isInspectorInspect(iface)).toBe(true);
     fake.requests.length = 0;
-    expect(await iface.inspectHardware(sampleTask({ uuid: UUID, provision_state: 'inspecting' }))).toBe('wait');
+    const task = sampleTask({ uuid: UUID, provision_state: 'inspecting', power_state: 'power off' });
+    expect(await iface.inspectHardware(task)).toBe('wait');
     expect(fake.requests).toEqual([{ method: 'POST', path: `/v1/introspection/${UUID}`, query: '?manage_boot=false', version: INSPECTOR_API_VERSION }]);
     expect(fake.nodes.get(UUID)?.finished).toBe(false);
+    expect(task.node).toMatchObject({ power_state: 'power on', driver_internal_info: { agent_ramdisk: 'inspect' } });
+    expect(task.records.map((r) => r.event)).toEqual(['inspect ramdisk prepared by the fake boot interface; machine booting from the network']);
   });
 
   it('fails validation with the setting to fix when no service is configured', async () => {

@@ -1,13 +1,14 @@
 /**
  * In-band inspection delegated to a separate ironic-inspector service (Ironic's `inspector` inspect
  * interface, `ironic/drivers/modules/inspector/interface.py` `Inspector`). Ingot manages the boot, as
- * Ironic does when its boot interface can: the conductor sets a one-time network boot and reboots the
- * machine into the ramdisk (`bootsRamdisk`), and this interface asks the inspector to expect it
- * (`POST /v1/introspection/{uuid}?manage_boot=false`). The ramdisk posts its inventory to the inspector's
+ * Ironic does when its boot interface can: this interface asks the inspector to expect the machine
+ * (`POST /v1/introspection/{uuid}?manage_boot=false`), then boots it into the ramdisk through the node's
+ * own interfaces (a one-time network boot and a reboot, drivers/agent/ramdisk.ts). The ramdisk posts its inventory to the inspector's
  * `/v1/continue`; the inspector looks the node up by its BMC address and port MACs, runs its hooks and
  * writes the results (properties, ports) back through Ingot's REST API. The conductor's
  * `inspector-status` periodic task polls the inspector and ends the inspection; `abort` cancels it there.
  */
+import { bootAgentRamdisk } from '../agent/ramdisk.js';
 import type { DriverTask } from '../interfaces/base.js';
 import type { InspectInterface } from '../interfaces/inspect.js';
 import { fail } from '../../shared/errors.js';
@@ -36,13 +37,14 @@ export function inspectorInspect(opts: { service: InspectorClient | null }): Ins
     name: 'inspector',
     properties: {},
     service,
-    bootsRamdisk: true,
     validate: () => {
       required();
     },
     async inspectHardware(task) {
-      // Boot is managed by Ingot (bootsRamdisk), so the inspector must not touch power or boot device.
+      // Ingot boots the machine, so the inspector must not touch power or boot device. The inspection is
+      // registered first, so that data from a fast ramdisk always finds it.
       await required().start(task.node.uuid, { manageBoot: false }, task.signal);
+      await bootAgentRamdisk(task, 'inspect');
       return 'wait';
     },
     async abort(task) {

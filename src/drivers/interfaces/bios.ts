@@ -7,3 +7,9 @@ export interface BiosInterface extends DriverInterface {
   factoryReset(task: DriverTask): Promise<void>;
   cacheBiosSettings(task: DriverTask): Promise<void>;
 }
+
+declare module './base.js' {
+  interface InterfaceContracts {
+    bios: BiosInterface;
+  }
+}

@@ -7,3 +7,9 @@ export interface BootInterface extends DriverInterface {
   prepareInstance(task: DriverTask): Promise<void>;
   cleanUpInstance(task: DriverTask): Promise<void>;
 }
+
+declare module './base.js' {
+  interface InterfaceContracts {
+    boot: BootInterface;
+  }
+}

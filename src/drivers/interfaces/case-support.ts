@@ -1,6 +1,16 @@
-/** Support for the conformance suites: a full node record and a driver task over it. */
-import type { Node } from '../../domain/node.js';
-import type { DiscoveredPort, DriverTask } from './base.js';
+/** Support for the conformance suites: a full node record and a driver task over it, on fake siblings. */
+import { Value } from 'typebox/value';
+import { ConductorConfig } from '../../config/conductor.js';
+import type { Node, Port } from '../../domain/node.js';
+import { systemClock } from '../../shared/clock.js';
+import { silentLogger } from '../../shared/logger.js';
+import type { AgentServices } from '../agent/services.js';
+import { fakeBios, fakeConsole, fakeFirmware, fakeRaid, fakeVendor } from '../fake/extras.js';
+import { fakeManagement } from '../fake/management.js';
+import { fakePower } from '../fake/power.js';
+import { fakeBoot, fakeDeploy, fakeInspect, fakeRescue } from '../fake/provisioning.js';
+import { noopNetwork, noopStorage } from '../noop/index.js';
+import type { DiscoveredPort, DriverTask, HistorySeverity, NodeDriver } from './base.js';
 
 /** A complete node record of `fake-hardware` with `overrides`. */
 export function sampleNode(overrides: Partial<Node> = {}): Node {
@@ -19,27 +29,78 @@ export function sampleNode(overrides: Partial<Node> = {}): Node {
   };
 }
 
-/** A driver task whose `update` merges into its node, as the conductor's does. */
+/** What {@link sampleTask} may be given besides node fields. */
+export interface SampleTaskOptions {
+  /** The node's ports (default none). */
+  ports?: Port[];
+  /** Sibling interfaces replacing the fake-hardware defaults (fake power, management, boot, deploy …). */
+  driver?: Partial<Omit<NodeDriver, 'hardwareType'>>;
+  /** Conductor settings over the defaults. */
+  config?: Partial<ConductorConfig>;
+  /** The agent services (default: none, every use fails). */
+  agent?: AgentServices;
+}
+
+/** A sample task, with what it recorded: history entries and power states. */
+export type SampleTask = DriverTask & {
+  node: Node;
+  reportedPorts: DiscoveredPort[];
+  records: { eventType: string; event: string; severity: HistorySeverity; durationMs: number | null }[];
+};
+
+const noAgent = (): never => {
+  throw new Error('this sample task has no agent services');
+};
+
+/** The fake-hardware driver a sample task's node has unless told otherwise. */
+function fakeDriver(over: SampleTaskOptions['driver'] = {}): NodeDriver {
+  return {
+    hardwareType: 'fake-hardware',
+    bios: fakeBios(), boot: fakeBoot(), console: fakeConsole(), deploy: fakeDeploy(), firmware: fakeFirmware(), inspect: fakeInspect(),
+    management: fakeManagement(), network: noopNetwork(), power: fakePower(), raid: fakeRaid(), rescue: fakeRescue(), storage: noopStorage(),
+    vendor: fakeVendor(), ...over,
+  };
+}
+
+/** A driver task whose `update` merges into its node and `save` keeps it, as the conductor's does. */
 export function sampleTask(
   overrides: Partial<Node> = {},
   signal: AbortSignal = new AbortController().signal,
-): DriverTask & { node: Node; reportedPorts: DiscoveredPort[] } {
+  opts: SampleTaskOptions = {},
+): SampleTask {
   let node = sampleNode(overrides);
   const reportedPorts: DiscoveredPort[] = [];
-  return {
+  const records: SampleTask['records'] = [];
+  const driver = fakeDriver(opts.driver);
+  const task: SampleTask = {
     reportedPorts,
+    records,
     reportPorts(ports) {
       reportedPorts.push(...ports);
     },
     get node() {
       return node;
     },
+    driver,
+    ports: async () => opts.ports ?? [],
     signal,
     shared: false,
+    config: Value.Default(ConductorConfig, structuredClone(opts.config ?? {})) as ConductorConfig,
+    clock: systemClock,
+    logger: silentLogger(),
+    agent: opts.agent ?? { get client(): never { return noAgent(); }, image: noAgent, releaseImage: noAgent, watchCommand: noAgent },
     update(changes) {
       node = { ...node, ...changes };
     },
+    save: async () => undefined,
+    async record(eventType, event, severity, durationMs) {
+      records.push({ eventType, event, severity, durationMs });
+    },
+    async setPower(state) {
+      node = { ...node, power_state: state, target_power_state: null };
+    },
   };
+  return task;
 }
 
 /** Checks the shape every implementation shares (name and documented properties). */

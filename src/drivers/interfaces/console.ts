@@ -11,3 +11,9 @@ export interface ConsoleInterface extends DriverInterface {
   stopConsole(task: DriverTask): Promise<void>;
   getConsole(task: DriverTask): Promise<ConsoleInfo>;
 }
+
+declare module './base.js' {
+  interface InterfaceContracts {
+    console: ConsoleInterface;
+  }
+}

@@ -19,7 +19,7 @@ export function deployConformance(label: string, make: () => DeployInterface): v
     it('prepares and tears down cleaning', async () => {
       const d = make();
       const task = sampleTask({ provision_state: 'cleaning' });
-      expect(['done', 'wait']).toContain(await d.prepareCleaning(task));
+      expect(['done', 'wait']).toContain(await d.prepareCleaning(task, []));
       await d.tearDownCleaning(task);
     });
     it('offers steps as functions', () => {

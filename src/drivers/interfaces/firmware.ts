@@ -6,3 +6,9 @@ export interface FirmwareInterface extends DriverInterface {
   update(task: DriverTask, settings: JsonObject[]): Promise<void>;
   cacheFirmwareComponents(task: DriverTask): Promise<void>;
 }
+
+declare module './base.js' {
+  interface InterfaceContracts {
+    firmware: FirmwareInterface;
+  }
+}

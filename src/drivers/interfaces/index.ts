@@ -1,4 +1,7 @@
-/** The per-concern driver contracts, and the map from interface name to contract. */
+/**
+ * The per-concern driver contracts, and the map from interface name to contract (`InterfaceContracts`,
+ * declared in base.ts and filled in by each contract's file).
+ */
 import type { BiosInterface } from './bios.js';
 import type { BootInterface } from './boot.js';
 import type { ConsoleInterface } from './console.js';
@@ -13,25 +16,11 @@ import type { RescueInterface } from './rescue.js';
 import type { StorageInterface } from './storage.js';
 import type { VendorInterface } from './vendor.js';
 
-export type { DiscoveredPort, DriverInterface, DriverTask, StepFn } from './base.js';
+export type {
+  DiscoveredPort, DriverInterface, DriverTask, FlowStep, InterfaceContracts, NodeDriver, Step, StepFn, StepResult,
+} from './base.js';
+export type { AsyncResult, HeartbeatHandling, HeartbeatOutcome } from './deploy.js';
 export type {
   BiosInterface, BootInterface, ConsoleInterface, DeployInterface, FirmwareInterface, InspectInterface, ManagementInterface,
   NetworkInterface, PowerInterface, RaidInterface, RescueInterface, StorageInterface, VendorInterface,
 };
-
-/** Interface name -> its contract. */
-export interface InterfaceContracts {
-  bios: BiosInterface;
-  boot: BootInterface;
-  console: ConsoleInterface;
-  deploy: DeployInterface;
-  firmware: FirmwareInterface;
-  inspect: InspectInterface;
-  management: ManagementInterface;
-  network: NetworkInterface;
-  power: PowerInterface;
-  raid: RaidInterface;
-  rescue: RescueInterface;
-  storage: StorageInterface;
-  vendor: VendorInterface;
-}

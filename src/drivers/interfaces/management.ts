@@ -65,3 +65,9 @@ export interface ManagementInterface extends DriverInterface {
   /** Ejects the media of the listed device types, or of every device when `deviceTypes` is undefined. */
   detachVirtualMedia?(task: DriverTask, deviceTypes?: readonly VmediaDeviceType[]): Promise<void>;
 }
+
+declare module './base.js' {
+  interface InterfaceContracts {
+    management: ManagementInterface;
+  }
+}

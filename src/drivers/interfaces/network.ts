@@ -7,3 +7,9 @@ export interface NetworkInterface extends DriverInterface {
   configureTenantNetworks(task: DriverTask): Promise<void>;
   unconfigureTenantNetworks(task: DriverTask): Promise<void>;
 }
+
+declare module './base.js' {
+  interface InterfaceContracts {
+    network: NetworkInterface;
+  }
+}

@@ -13,3 +13,9 @@ export interface PowerInterface extends DriverInterface {
   reboot(task: DriverTask, soft: boolean, timeoutSeconds?: number): Promise<void>;
   getSupportedPowerStates(task: DriverTask): Promise<PowerAction[]>;
 }
+
+declare module './base.js' {
+  interface InterfaceContracts {
+    power: PowerInterface;
+  }
+}

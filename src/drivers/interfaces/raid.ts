@@ -8,3 +8,9 @@ export interface RaidInterface extends DriverInterface {
   createConfiguration(task: DriverTask): Promise<void>;
   deleteConfiguration(task: DriverTask): Promise<void>;
 }
+
+declare module './base.js' {
+  interface InterfaceContracts {
+    raid: RaidInterface;
+  }
+}

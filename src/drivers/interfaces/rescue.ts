@@ -6,3 +6,9 @@ export interface RescueInterface extends DriverInterface {
   rescue(task: DriverTask): Promise<AsyncResult>;
   unrescue(task: DriverTask): Promise<void>;
 }
+
+declare module './base.js' {
+  interface InterfaceContracts {
+    rescue: RescueInterface;
+  }
+}

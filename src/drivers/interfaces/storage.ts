@@ -7,3 +7,9 @@ export interface StorageInterface extends DriverInterface {
   /** False when the instance boots from a remote volume and no image is written. */
   shouldWriteImage(task: DriverTask): boolean;
 }
+
+declare module './base.js' {
+  interface InterfaceContracts {
+    storage: StorageInterface;
+  }
+}

@@ -15,3 +15,9 @@ export interface VendorInterface extends DriverInterface {
   /** Throws InvalidParameterValue for an unknown method. */
   call(task: DriverTask, method: string, httpMethod: string, args: JsonObject): Promise<Json>;
 }
+
+declare module './base.js' {
+  interface InterfaceContracts {
+    vendor: VendorInterface;
+  }
+}

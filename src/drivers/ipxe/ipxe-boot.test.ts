@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bootConformance } from '../interfaces/boot.case.js';
-import { sampleTask } from '../interfaces/case-support.js';
+import type { sampleTask } from '../interfaces/case-support.js';
 import { withDeployImages } from '../pxe/conformance.test-support.js';
 import { DEPLOY_INFO, fakeEnv, MAC_PXE, TOKEN, type FakeEnv } from '../pxe/env.test-support.js';
 import { ipxeBoot, ipxeScriptPath } from './index.js';
@@ -17,7 +17,7 @@ describe('ipxe boot interface', () => {
     await env.cleanup();
   });
   const task = (over: Parameters<typeof sampleTask>[0] = {}) =>
-    sampleTask({ driver_info: { ...DEPLOY_INFO }, driver_internal_info: { agent_secret_token: TOKEN }, ...over });
+    env.task({ driver_info: { ...DEPLOY_INFO }, driver_internal_info: { agent_secret_token: TOKEN }, ...over });
 
   it('writes one iPXE script per PXE-enabled MAC with HTTP kernel and initrd URLs, line by line', async () => {
     await ipxeBoot(env).prepareRamdisk(task(), 'deploy');
@@ -88,5 +88,5 @@ describe('ipxe conformance', () => {
   afterAll(async () => {
     await env.cleanup();
   });
-  bootConformance('ipxe', () => withDeployImages(ipxeBoot(env)));
+  bootConformance('ipxe', () => withDeployImages(ipxeBoot(env), env));
 });

@@ -1,21 +1,19 @@
 /** Runs a boot interface's conformance suite on a node that carries deploy images. */
 import type { DriverTask } from '../interfaces/base.js';
 import type { BootInterface } from '../interfaces/boot.js';
-import { DEPLOY_INFO } from './env.test-support.js';
+import { DEPLOY_INFO, type FakeEnv } from './env.test-support.js';
 
 /**
- * `boot` with every task's node given {@link DEPLOY_INFO}: the suite's sample node has empty driver_info,
- * which a network boot rightly refuses.
+ * `boot` with every task's node given {@link DEPLOY_INFO} and the ports of `env`: the suite's sample
+ * node has empty driver_info and no port, which a network boot rightly refuses.
  */
-export function withDeployImages(boot: BootInterface): BootInterface {
+export function withDeployImages(boot: BootInterface, env: FakeEnv): BootInterface {
   const t = (task: DriverTask): DriverTask => ({
+    ...task,
     get node() {
       return { ...task.node, driver_info: { ...DEPLOY_INFO, ...task.node.driver_info } };
     },
-    signal: task.signal,
-    shared: task.shared,
-    update: (c) => task.update(c),
-    reportPorts: (p) => task.reportPorts(p),
+    ports: async () => env.portList,
   });
   return {
     name: boot.name,

@@ -1,9 +1,15 @@
-/** A network boot environment over temporary directories, with recording fakes of DHCP, images, ports and boot device. */
+/**
+ * A network boot environment over temporary directories, with recording fakes of DHCP and images, and
+ * sample tasks on it whose node has the environment's ports and a management interface recording the
+ * boot devices set.
+ */
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { BootConfig } from '../../config/boot.js';
-import type { BootDevice, Port } from '../../domain/node.js';
+import type { BootDevice, Node, Port } from '../../domain/node.js';
+import { fakeManagement } from '../fake/management.js';
+import { sampleTask, type SampleTask } from '../interfaces/case-support.js';
 import type { BootDhcpInput, BootDhcpOption, NetworkBootEnvironment } from './environment.js';
 
 export const MAC_PXE = '52:54:00:aa:bb:01';
@@ -27,6 +33,8 @@ export interface FakeEnv extends NetworkBootEnvironment {
   bootDevices: { device: BootDevice; persistent: boolean }[];
   /** Bytes the fake cache holds for a URL. */
   bytesOf(url: string): string;
+  /** A sample task on a node with `over`, the ports of {@link portList} and a management interface recording into {@link bootDevices}. */
+  task(over?: Partial<Node>, signal?: AbortSignal): SampleTask;
   read(file: string): Promise<string>;
   cleanup(): Promise<void>;
 }
@@ -71,9 +79,14 @@ export async function fakeEnv(overrides: Partial<BootConfig> = {}): Promise<Fake
         await rm(path.join(cache, key), { force: true });
       },
     },
-    ports: async () => env.portList,
-    async setBootDevice(_task, device, persistent) {
-      env.bootDevices.push({ device, persistent });
+    task(over = {}, signal) {
+      const management = {
+        ...fakeManagement(),
+        async setBootDevice(_task: unknown, device: BootDevice, persistent: boolean) {
+          env.bootDevices.push({ device, persistent });
+        },
+      };
+      return sampleTask(over, signal, { ports: env.portList, driver: { management } });
     },
     read: (file) => readFile(file, 'utf8'),
     cleanup: () => rm(dir, { recursive: true, force: true }),

@@ -1,13 +1,12 @@
 /**
- * What the network boot interfaces (`pxe`, `ipxe`, `http`) need from the conductor, as narrow interfaces
- * owned here: the DHCP provider (src/boot/dhcp's `DhcpProvider` fits), the option builder (its
- * `pxeBootOptions`), the image cache (src/images' `ImageCache` fits), the node's ports from the store and
- * the node's own management interface for the boot device. The drivers layer imports none of those
- * layers; the composition root passes the real objects.
+ * What the network boot interfaces (`pxe`, `ipxe`, `http`) need from the conductor's host, as narrow
+ * interfaces owned here: the DHCP provider (src/boot/dhcp's `DhcpProvider` fits), the option builder (its
+ * `pxeBootOptions`) and the image cache (src/images' `ImageCache` fits). The drivers layer imports none of
+ * those layers; the composition root passes the real objects. The node's ports and its management
+ * interface (for the boot device) come with the task (`DriverTask.ports()`, `DriverTask.driver`).
  */
 import type { BootConfig } from '../../config/boot.js';
-import type { BootDevice, Node, Port } from '../../domain/node.js';
-import type { DriverTask } from '../interfaces/base.js';
+import type { Node, Port } from '../../domain/node.js';
 
 /** One DHCP option, as src/boot/dhcp writes it (`option` number or dnsmasq name, optional tags). */
 export interface BootDhcpOption {
@@ -50,8 +49,4 @@ export interface NetworkBootEnvironment {
   /** Builds the DHCP options (src/boot/dhcp `pxeBootOptions`). */
   dhcpOptions(input: BootDhcpInput): BootDhcpOption[];
   readonly images: BootImages;
-  /** The node's ports (the conductor's store). */
-  ports(node: Readonly<Node>): Promise<Port[]>;
-  /** Sets the boot device through the node's own management interface (Ironic's `node_set_boot_device`). */
-  setBootDevice(task: DriverTask, device: BootDevice, persistent: boolean): Promise<void>;
 }

@@ -79,11 +79,12 @@ export function networkBoot(flavor: BootFlavor, env: NetworkBootEnvironment | nu
     initrd: flavor.imageRef(e.config, node, pair.ramdisk.label),
     params,
   });
-  const setDevice = async (e: NetworkBootEnvironment, task: DriverTask, device: BootDevice) => {
+  // Through the node's own management interface (Ironic's `manager_utils.node_set_boot_device`).
+  const setDevice = async (task: DriverTask, device: BootDevice) => {
     // NOTE: as Ironic's pxe_base.prepare_instance: an active node (conductor take-over) keeps its boot device.
     if (task.node.provision_state === 'active') return;
     const persistent = String(task.node.driver_info.force_persistent_boot_device ?? 'Default').toLowerCase() !== 'never';
-    await e.setBootDevice(task, device, persistent);
+    await task.driver.management.setBootDevice(task, device, persistent);
   };
 
   return {
@@ -93,14 +94,14 @@ export function networkBoot(flavor: BootFlavor, env: NetworkBootEnvironment | nu
     async validate(task) {
       ramdiskImages(task.node, 'deploy');
       bootOption(task.node);
-      const e = need();
-      pxePorts(task.node, await e.ports(task.node));
+      need();
+      pxePorts(task.node, await task.ports());
     },
 
     async prepareRamdisk(task, mode: RamdiskMode) {
       const e = need();
       const node = task.node;
-      const ports = pxePorts(node, await e.ports(node));
+      const ports = pxePorts(node, await task.ports());
       const pair = ramdiskImages(node, mode);
       const params = agentKernelParams(node, e.config, mode);
       await placeImages(flavor.imageRoot(e.config), node, pair, e.images, task.signal);
@@ -110,7 +111,7 @@ export function networkBoot(flavor: BootFlavor, env: NetworkBootEnvironment | nu
 
     async cleanUpRamdisk(task, mode: RamdiskMode) {
       const e = need();
-      const ports = await e.ports(task.node);
+      const ports = await task.ports();
       await removeConfigs(e, ports);
       await removeImages(flavor.imageRoot(e.config), task.node, ramdiskKeys(mode), e.images);
       await e.dhcp.cleanPortOptions(ports);
@@ -120,23 +121,23 @@ export function networkBoot(flavor: BootFlavor, env: NetworkBootEnvironment | nu
       const e = need();
       const node = task.node;
       if (bootOption(node) === 'local') {
-        const ports = await e.ports(node);
+        const ports = await task.ports();
         await removeConfigs(e, ports);
         await e.dhcp.cleanPortOptions(ports);
-        await setDevice(e, task, 'disk');
+        await setDevice(task, 'disk');
         return;
       }
-      const ports = pxePorts(node, await e.ports(node));
+      const ports = pxePorts(node, await task.ports());
       const pair = instanceImages(node);
       await placeImages(flavor.imageRoot(e.config), node, pair, e.images, task.signal);
       await writeConfigs(e, ports, entryFor(e, node, pair, 'boot_ramdisk', instanceKernelParams(node, e.config)));
       await e.dhcp.updatePortOptions(node, ports, e.dhcpOptions(flavor.dhcpInput(e.config)));
-      await setDevice(e, task, 'pxe');
+      await setDevice(task, 'pxe');
     },
 
     async cleanUpInstance(task) {
       const e = need();
-      const ports = await e.ports(task.node);
+      const ports = await task.ports();
       await removeConfigs(e, ports);
       await removeImages(flavor.imageRoot(e.config), task.node, ['kernel', 'ramdisk'], e.images);
       await e.dhcp.cleanPortOptions(ports);

@@ -24,7 +24,7 @@ describe('pxe boot interface', () => {
     await env.cleanup();
   });
   const deployTask = (over: Parameters<typeof sampleTask>[0] = {}) =>
-    sampleTask({ driver_info: { ...DEPLOY_INFO }, driver_internal_info: { agent_secret_token: TOKEN }, ...over });
+    env.task({ driver_info: { ...DEPLOY_INFO }, driver_internal_info: { agent_secret_token: TOKEN }, ...over });
 
   it('prepareRamdisk writes PXELINUX and GRUB configs for the PXE-enabled port only, line by line', async () => {
     await pxeBoot(env).prepareRamdisk(deployTask(), 'deploy');
@@ -192,5 +192,5 @@ describe('pxe conformance', () => {
   afterAll(async () => {
     await env.cleanup();
   });
-  bootConformance('pxe', () => withDeployImages(pxeBoot(env)));
+  bootConformance('pxe', () => withDeployImages(pxeBoot(env), env));
 });
