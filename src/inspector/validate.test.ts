@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { describe, it, expect } from 'vitest';
 import type { IngotError } from '../shared/errors.js';
+import { ipaInventorySample } from '../../test/fixtures/ipa-inventory-sample.js';
 import { InspectionDataError, jsonPath, PAYLOAD_LIMITS, validateInspectionPayload } from './validate.js';
 
-const SAMPLE = JSON.parse(readFileSync('/work/shared/reference/ipa-inventory-sample.json', 'utf8')) as Record<string, unknown>;
+const SAMPLE = ipaInventorySample();
 
 function sample(): { inventory: Record<string, unknown> & { interfaces: Record<string, unknown>[]; disks: Record<string, unknown>[] } } & Record<string, unknown> {
   return structuredClone(SAMPLE) as never;
