@@ -45,8 +45,14 @@ async function serveCommand(opts: ServeFlags): Promise<void> {
   const config = loadConfig({ file: opts.config, env: process.env, flags: flagValues(opts) });
   const logger = createLogger(config.log.level);
   const server = await startServer(config, logger);
-  process.stdout.write(`ingot: API listening on ${server.url}\n`);
-  if (server.inspectorUrl) process.stdout.write(`ingot: ironic-inspector compatible API listening on ${server.inspectorUrl}\n`);
+  // The API's line comes last: who waits for it finds the others already written.
+  const lines = [
+    server.boot.httpPort !== undefined ? `ingot: HTTP boot server listening on ${config.boot.http_host} port ${server.boot.httpPort}` : null,
+    server.boot.tftpPort !== undefined ? `ingot: TFTP server listening on ${config.tftp.host} port ${server.boot.tftpPort} (UDP)` : null,
+    server.inspectorUrl ? `ingot: ironic-inspector compatible API listening on ${server.inspectorUrl}` : null,
+    `ingot: API listening on ${server.url}`,
+  ];
+  process.stdout.write(lines.filter((l) => l !== null).map((l) => `${l}\n`).join(''));
   await untilSignal(logger, 'the server', () => server.close());
 }
 

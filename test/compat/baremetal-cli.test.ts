@@ -13,6 +13,7 @@ import {
   openTarget,
   randomMac,
   requireClients,
+  targetDialects,
   uniqueName,
   type Target,
 } from './peer.js';
@@ -47,15 +48,16 @@ function waitField(url: string, ident: string, field: keyof NodeView, want: unkn
   return waitNode<NodeView & Record<string, unknown>>(url, ident, (n) => n[field] === want, 10_000, '1.82');
 }
 
-describe.concurrent('baremetal CLI (Debian python3-ironicclient)', () => {
+// The whole lifecycle runs on each database `ingot serve` can keep its state in.
+describe.each(targetDialects())('baremetal CLI: the lifecycle (Ingot on %s)', (dialect) => {
   let target: Target;
   let url: string;
 
   beforeAll(async () => {
     requireClients();
-    target = await openTarget();
+    target = await openTarget(dialect);
     url = target.url;
-  });
+  }, 60_000);
 
   afterAll(async () => {
     await target?.close();
@@ -109,6 +111,21 @@ describe.concurrent('baremetal CLI (Debian python3-ironicclient)', () => {
     expect(gone.code).toBe(1);
     expect(errorLine(gone)).toBe(`Node ${created.uuid} could not be found. (HTTP 404)`);
   }, 300_000);
+});
+
+describe.concurrent('baremetal CLI (Debian python3-ironicclient)', () => {
+  let target: Target;
+  let url: string;
+
+  beforeAll(async () => {
+    requireClients();
+    target = await openTarget();
+    url = target.url;
+  });
+
+  afterAll(async () => {
+    await target?.close();
+  });
 
   it('creates ports, lists them by node, shows them by address and refuses a duplicate MAC', async () => {
     const name = uniqueName('cli-port');

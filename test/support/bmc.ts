@@ -7,6 +7,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { InventoryEntry } from '../../src/bmc/inventory.js';
+import { requireFreshBuild } from './build.js';
 import { REPO_ROOT } from './server.js';
 
 export interface RunningBmc {
@@ -20,6 +21,7 @@ export interface RunningBmc {
 
 /** Runs `ingot bmc` with `machines` (written to a machines file) and `args`, on free ports of 127.0.0.1. */
 export async function startBmc(machines: unknown[], args: string[] = []): Promise<RunningBmc> {
+  requireFreshBuild(REPO_ROOT);
   const dir = await mkdtemp(path.join(tmpdir(), 'ingot-bmc-'));
   const machinesFile = path.join(dir, 'machines.json');
   const inventoryFile = path.join(dir, 'inventory.json');
