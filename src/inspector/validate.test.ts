@@ -103,10 +103,7 @@ describe('validateInspectionPayload', () => {
     expect(rejects(disks).message).toBe('inventory.disks: has 4097 entries, more than the limit of 4096');
     const okay = sample();
     okay.inventory.interfaces = nics.inventory.interfaces.slice(0, PAYLOAD_LIMITS.interfaces);
-    const t0 = performance.now();
     expect(validateInspectionPayload(okay).inventory.interfaces).toHaveLength(1024);
-    // Validation of the largest accepted payload stays cheap (generous bound for slow CI machines).
-    expect(performance.now() - t0).toBeLessThan(1000);
   });
 
   it('rejects ill-typed plugin data and LLDP', () => {

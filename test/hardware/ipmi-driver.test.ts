@@ -234,8 +234,7 @@ describe('IPMI client against ipmi_sim', () => {
     await power.getPowerState(sampleTask(node));
     expect(c.openSessions).toBe(1);
     const commands = c.stats.commands;
-    await new Promise((r) => setTimeout(r, 600));
-    expect(c.openSessions).toBe(0);
+    await expect.poll(() => c.openSessions, { timeout: 10_000 }).toBe(0);
     expect(c.stats.commands).toBe(commands + 1); // Close Session
     await power.getPowerState(sampleTask(node));
     expect(c.stats.sessionsEstablished).toBe(2);
