@@ -194,6 +194,7 @@ export function buildProgram(): Command {
     .option('--disk-dir <dir>', 'directory of the machines\' disk files (sparse)', './ingot-bmc')
     .option('--inventory <file>', 'write the machines\' BMC addresses, credentials, MACs and disks as JSON')
     .option('--tls', 'serve Redfish over HTTPS with a self-signed certificate')
+    .option('--fault-seed <n>', 'seed the random draws of the drop_rate and error_rate faults, so that a run repeats exactly')
     .option('--ingot-url <url>', 'Ingot API URL: simulated machines that boot from the network run the agent, which reports to it')
     .option('--boot-url <url>', 'Ingot HTTP boot server URL: simulated machines that boot from the network fetch their iPXE script and images there and run the agent its kernel parameters ask for')
     .addOption(new Option('--log-level <level>', 'log level').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'))

@@ -84,5 +84,6 @@ describe('ingot bmc', () => {
     expect(await fail('--simulate', 'lots')).toMatch(/--simulate must be a whole number/);
     expect(await fail('--simulate', '2', '--redfish-port', '70000')).toMatch(/--redfish-port must be a port number/);
     expect(await fail('--simulate', '20', '--ipmi-port-base', '65530')).toMatch(/leaves no room for 20 machines/);
+    expect(await fail('--simulate', '1', '--fault-seed', 'lucky')).toMatch(/--fault-seed must be a whole number/);
   }, 60_000);
 });
