@@ -106,4 +106,15 @@ describe('API + conductor', () => {
     expect(changes.map((e) => e.event)).toEqual(EXPECTED_CHANGES);
     for (const e of changes) expect(e.duration, e.event).toEqual(expect.any(Number));
   });
+
+  it('a fake-hardware node reads power on once deployed (Ironic 21.4 keeps null until a power action: docs/compat.md)', async () => {
+    await start();
+    const uuid = await createNode('powered');
+    for (const [verb, state] of [['manage', 'manageable'], ['provide', 'available'], ['deploy', 'active']] as const) {
+      expect((await provision(uuid, verb)).statusCode).toBe(202);
+      await waitForState(t.store, uuid, state, 10_000);
+    }
+    const res = await app.inject({ method: 'GET', url: `/v1/nodes/${uuid}`, headers: V });
+    expect(JSON.parse(res.body)).toMatchObject({ provision_state: 'active', power_state: 'power on' });
+  });
 });
