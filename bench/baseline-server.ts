@@ -1,13 +1,14 @@
 /**
  * The benchmark's baseline: the least a Node HTTP server can do for the same requests. It answers every
  * POST with 201 and every GET with 200, each with the fixed JSON document of the file named by argv[2]
- * (a real node as Ingot renders it, so that both move the same bytes).
+ * (a real node as Ingot renders it, so that both move the same bytes). It listens on argv[3], or a free
+ * port when that is 0 or absent, and prints its URL.
  */
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 
 const body = readFileSync(process.argv[2] ?? '', 'utf8');
-const port = Number(process.argv[3]);
+const port = Number(process.argv[3] ?? 0);
 
 const server = http.createServer((req, res) => {
   req.resume();
@@ -21,5 +22,8 @@ const server = http.createServer((req, res) => {
   });
 });
 server.keepAliveTimeout = 60_000;
-server.listen(port, '127.0.0.1', () => process.stdout.write(`baseline listening on ${port}\n`));
+server.listen(port, '127.0.0.1', () => {
+  const bound = server.address();
+  process.stdout.write(`baseline listening on http://127.0.0.1:${typeof bound === 'object' && bound ? bound.port : port}\n`);
+});
 process.once('SIGTERM', () => server.close(() => process.exit(0)));

@@ -1,7 +1,6 @@
 /** Child processes of the benchmark: `ingot serve` and the baseline server; always killed on exit. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -29,21 +28,12 @@ export interface ChildServer {
   stop(): Promise<void>;
 }
 
-/** A free loopback port. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const a = srv.address();
-      const port = typeof a === 'object' && a ? a.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-/** Spawns `node ARGS` and waits (bounded) for a stdout line matching `ready`. */
-export async function spawnServer(args: string[], ready: RegExp, url: string, timeoutMs = 30_000): Promise<ChildServer> {
+/**
+ * Spawns `node ARGS` and waits (bounded) for a stdout line matching `ready`, whose first group is the
+ * child's URL: the children bind port 0 and say which port they got, so that no port is chosen here
+ * and taken by another process before the child binds it.
+ */
+export async function spawnServer(args: string[], ready: RegExp, timeoutMs = 30_000): Promise<ChildServer> {
   // `ingot` runs as an operator runs it (`npx ingot serve`): the script itself, through its shebang and
   // the V8 flags it carries; anything else runs under this Node.
   const [cmd, cmdArgs] = args[0] === 'bin/ingot.js' ? [path.join(repoRoot(), 'bin', 'ingot.js'), args.slice(1)] : [process.execPath, args];
@@ -71,6 +61,12 @@ export async function spawnServer(args: string[], ready: RegExp, url: string, ti
       throw new Error(`${args.join(' ')} did not become ready:\n${out.slice(-4000)}\n${err}`);
     }
     await new Promise((r) => setTimeout(r, 20));
+  }
+  const url = ready.exec(out)?.[1];
+  if (!url) {
+    proc.kill('SIGKILL');
+    await exited;
+    throw new Error(`${args.join(' ')} printed no URL in its ready line ${ready}:\n${out.slice(-4000)}`);
   }
   // Keep draining the pipes so that logging never blocks the child.
   proc.stdout.removeAllListeners('data');

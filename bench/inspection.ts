@@ -13,7 +13,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { InventoryEntry } from '../src/bmc/inventory.js';
 import { driverInfoFor } from '../src/bmc/inventory.js';
-import { freePort, spawnServer, type ChildServer } from './child.js';
+import { spawnServer, type ChildServer } from './child.js';
 import { LoadClient, median, runCount } from './http-load.js';
 
 const { values: opts } = parseArgs({ options: { machines: { type: 'string', default: '500' }, json: { type: 'string' } } });
@@ -39,19 +39,16 @@ async function main(): Promise<void> {
   const dir = await mkdtemp(path.join(tmpdir(), 'ingot-bench-inspection-'));
   const children: ChildServer[] = [];
   try {
-    const apiPort = await freePort();
     const ingot = await spawnServer(
-      ['bin/ingot.js', 'serve', '--host', '127.0.0.1', '--port', String(apiPort), '--data-dir', path.join(dir, 'db'), '--log-level', 'warn'],
-      /ingot: API listening on http:\/\/\S+/,
-      `http://127.0.0.1:${apiPort}`,
+      ['bin/ingot.js', 'serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', path.join(dir, 'db'), '--log-level', 'warn'],
+      /ingot: API listening on (http:\/\/\S+)/,
     );
     children.push(ingot);
     const inventoryFile = path.join(dir, 'inventory.json');
     const bmc = await spawnServer(
-      ['bin/ingot.js', 'bmc', '--simulate', String(count), '--redfish-port', String(await freePort()), '--ipmi-port-base', '0',
+      ['bin/ingot.js', 'bmc', '--simulate', String(count), '--redfish-port', '0', '--ipmi-port-base', '0',
         '--disk-dir', path.join(dir, 'disks'), '--inventory', inventoryFile, '--ingot-url', ingot.url, '--log-level', 'warn'],
-      /ingot bmc: /,
-      ingot.url,
+      /ingot bmc: .*Redfish at (\S+);/,
       60_000,
     );
     children.push(bmc);

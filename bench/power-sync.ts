@@ -17,7 +17,7 @@ import { syncPowerStatesOnce } from '../src/conductor/periodics/power-sync.js';
 import { openStore } from '../src/db/open-store.js';
 import { procInfo } from '../src/lab/lab/processes.js';
 import { silentLogger } from '../src/shared/logger.js';
-import { freePort, memoryMiB, spawnServer, type ChildServer } from './child.js';
+import { memoryMiB, spawnServer, type ChildServer } from './child.js';
 import { runCount } from './http-load.js';
 
 const exec = promisify(execFile);
@@ -46,12 +46,10 @@ async function cpuSeconds(pid: number): Promise<number> {
 
 async function startFleet(count: number, dir: string): Promise<{ child: ChildServer; inventory: InventoryEntry[] }> {
   const inventoryFile = path.join(dir, `inventory-${count}.json`);
-  const redfishPort = await freePort();
   const child = await spawnServer(
-    ['bin/ingot.js', 'bmc', '--simulate', String(count), '--redfish-port', String(redfishPort), '--ipmi-port-base', '0',
+    ['bin/ingot.js', 'bmc', '--simulate', String(count), '--redfish-port', '0', '--ipmi-port-base', '0',
       '--disk-dir', path.join(dir, `disks-${count}`), '--inventory', inventoryFile, '--log-level', 'warn'],
-    /ingot bmc: /,
-    `http://127.0.0.1:${redfishPort}`,
+    /ingot bmc: .*Redfish at (\S+);/,
     60_000,
   );
   return { child, inventory: JSON.parse(await readFile(inventoryFile, 'utf8')) as InventoryEntry[] };

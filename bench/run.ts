@@ -9,7 +9,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { freePort, memoryMiB, spawnServer, type ChildServer } from './child.js';
+import { memoryMiB, spawnServer, type ChildServer } from './child.js';
 import { LoadClient, median, runCount, runFor } from './http-load.js';
 import { lifecycle } from './lifecycle.js';
 
@@ -81,10 +81,9 @@ async function main(): Promise<void> {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    const port = await freePort();
-    const args = ['bin/ingot.js', 'serve', '--host', '127.0.0.1', '--port', String(port), '--data-dir', dataDir];
+    const args = ['bin/ingot.js', 'serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir];
     if (opts['database-url']) args.push('--database-url', opts['database-url']);
-    const ingot = await spawnServer(args, /ingot: API listening on http:\/\/\S+/, `http://127.0.0.1:${port}`);
+    const ingot = await spawnServer(args, /ingot: API listening on (http:\/\/\S+)/);
     children.push(ingot);
     const client = new LoadClient(ingot.url, CONCURRENCY * 2);
     clients.push(client);
@@ -95,12 +94,7 @@ async function main(): Promise<void> {
     const sampleBody = (await client.request('GET', `/v1/nodes/${sample.uuid}`)).body;
     const bodyFile = path.join(dataDir, 'baseline-node.json');
     await writeFile(bodyFile, sampleBody);
-    const basePort = await freePort();
-    const baseline = await spawnServer(
-      [path.join('dist', 'bench', 'baseline-server.js'), bodyFile, String(basePort)],
-      /baseline listening/,
-      `http://127.0.0.1:${basePort}`,
-    );
+    const baseline = await spawnServer([path.join('dist', 'bench', 'baseline-server.js'), bodyFile, '0'], /baseline listening on (http:\/\/\S+)/);
     children.push(baseline);
     const baseClient = new LoadClient(baseline.url, CONCURRENCY * 2);
     clients.push(baseClient);
@@ -180,7 +174,7 @@ async function main(): Promise<void> {
     await ingot.stop();
     children.splice(children.indexOf(ingot), 1);
     client.close();
-    const again = await spawnServer(args, /ingot: API listening on http:\/\/\S+/, ingot.url);
+    const again = await spawnServer(args, /ingot: API listening on (http:\/\/\S+)/);
     children.push(again);
     const client2 = new LoadClient(again.url, CONCURRENCY * 2);
     clients.push(client2);

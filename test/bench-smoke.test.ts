@@ -10,6 +10,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requireFreshBuild } from './support/build.js';
 import { REPO_ROOT } from './support/server.js';
 
 let dir: string;
@@ -22,6 +23,7 @@ afterAll(async () => {
 
 /** Runs `node [nodeFlags] dist/bench/<script> args…` from the repository root; resolves with its output, rejects with it on a non-zero exit. */
 function bench(script: string, args: string[], nodeFlags: string[] = []): Promise<string> {
+  requireFreshBuild(REPO_ROOT);
   const file = path.join(REPO_ROOT, 'dist', 'bench', script);
   if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first`);
   return new Promise((resolve, reject) => {

@@ -7,10 +7,12 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { requireFreshBuild } from './support/build.js';
 import { REPO_ROOT } from './support/server.js';
 
 describe('ingot serve --demo', () => {
   it('inspects and deploys its simulated machines, shows the timings and cleans up', async () => {
+    requireFreshBuild(REPO_ROOT);
     const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'ingot.js'), 'serve', '--demo', '4', '--demo-run', '--port', '0'], {
       env: { ...process.env, INGOT_API_INSPECTOR_PORT: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],

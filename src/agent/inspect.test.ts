@@ -79,16 +79,21 @@ describe('postInspection', () => {
     expect(seen).toHaveLength(1);
   });
 
-  it('retries connection errors and gives up after the total time', async () => {
+  it('retries connection errors and gives up when the next wait would end after the total time', async () => {
     const url = `http://127.0.0.1:${await closedPort()}/v1/continue`;
-    const started = Date.now();
-    let attempts = 0;
-    const err = await postInspection(url, {}, { totalTimeoutMs: 400, ...fast, onRetry: (a) => (attempts = a) }).catch((e: unknown) => e);
-    const took = Date.now() - started;
+    const waits: number[] = [];
+    const err = await postInspection(url, {}, { totalTimeoutMs: 400, ...fast, onRetry: (_a, _why, delay) => waits.push(delay) }).catch((e: unknown) => e);
     expect((err as IngotError).code).toBe('DriverOperationError');
-    expect((err as Error).message).toMatch(/failed after \d+ attempt\(s\).*ECONNREFUSED/);
-    expect(attempts).toBeGreaterThanOrEqual(3);
-    expect(took).toBeLessThan(2000);
+    // One attempt more than waits: the last failure is the one it gives up on.
+    expect((err as Error).message).toMatch(new RegExp(`failed after ${waits.length + 1} attempt\\(s\\).*ECONNREFUSED`));
+    expect(waits.length).toBeGreaterThanOrEqual(2);
+    // The waits it took fit in the total time; each is its step (doubling up to the cap) less a jitter of up to half.
+    expect(waits.reduce((a, b) => a + b, 0)).toBeLessThan(400);
+    waits.forEach((w, i) => {
+      const step = Math.min(fast.maxDelayMs, fast.initialDelayMs * 2 ** i);
+      expect(w).toBeGreaterThanOrEqual(step / 2);
+      expect(w).toBeLessThanOrEqual(step);
+    });
   });
 
   it('stops waiting when the signal aborts', async () => {

@@ -6,6 +6,7 @@
 import { mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../shared/logger.js';
+import { seededRandom } from '../shared/seeded-random.js';
 import type { MachineSpec } from './fleet-spec.js';
 import { attachSimulatedAgents } from './agent-boot.js';
 import type { InventoryEntry } from './inventory.js';
@@ -39,6 +40,11 @@ export interface FleetOptions {
    */
   bootUrl?: string;
   logger?: Logger;
+  /**
+   * Seed of the random draws of the `drop_rate` and `error_rate` faults: the same seed drops the same
+   * packets and fails the same requests of a run. Unseeded (`Math.random`) when absent.
+   */
+  faultSeed?: number;
 }
 
 export interface Fleet {
@@ -111,9 +117,11 @@ export async function startFleet(opts: FleetOptions): Promise<Fleet> {
       disks.push(built.disk);
       consoleLogs.push(built.consoleLog);
     }
-    const redfish = await startRedfishEmulator({ host: opts.host, port: opts.redfishPort, machines, tls: opts.tls ? 'self-signed' : false, logger: opts.logger });
+    // One sequence each, so that Redfish traffic does not shift which IPMI packets are lost.
+    const random = (stream: number) => (opts.faultSeed === undefined ? {} : { random: seededRandom(opts.faultSeed * 2 + stream) });
+    const redfish = await startRedfishEmulator({ host: opts.host, port: opts.redfishPort, machines, tls: opts.tls ? 'self-signed' : false, logger: opts.logger, ...random(0) });
     closers.push(() => redfish.close());
-    const ipmi = await startIpmiServer({ host: opts.host, machines, mode: { kind: 'port-per-machine', portBase: opts.ipmiPortBase } });
+    const ipmi = await startIpmiServer({ host: opts.host, machines, mode: { kind: 'port-per-machine', portBase: opts.ipmiPortBase }, ...random(1) });
     closers.push(() => ipmi.close());
     const inventory = machines.map((m, i): InventoryEntry => ({
       name: m.name,

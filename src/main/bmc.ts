@@ -24,6 +24,7 @@ export interface BmcFlags {
   tls?: boolean;
   ingotUrl?: string;
   bootUrl?: string;
+  faultSeed?: string;
   logLevel: string;
 }
 
@@ -65,6 +66,10 @@ export async function bmcCommand(flags: BmcFlags): Promise<void> {
   if (ipmiPortBase !== 0 && ipmiPortBase + specs.length - 1 > 65535) {
     throw fail('InvalidParameterValue', `--ipmi-port-base ${ipmiPortBase} leaves no room for ${specs.length} machines below port 65535.`);
   }
+  const faultSeed = flags.faultSeed === undefined ? undefined : Number(flags.faultSeed);
+  if (faultSeed !== undefined && !(Number.isInteger(faultSeed) && faultSeed >= 0 && faultSeed < 2 ** 31)) {
+    throw fail('InvalidParameterValue', `--fault-seed must be a whole number from 0 to 2147483647, got "${flags.faultSeed}".`);
+  }
   const fleet = await startFleet({
     machines: specs,
     host: flags.host,
@@ -76,6 +81,7 @@ export async function bmcCommand(flags: BmcFlags): Promise<void> {
     tls: flags.tls === true,
     ...(flags.ingotUrl ? { ingotUrl: flags.ingotUrl } : {}),
     ...(flags.bootUrl ? { bootUrl: flags.bootUrl } : {}),
+    ...(faultSeed !== undefined ? { faultSeed } : {}),
     logger,
   });
   for (const m of fleet.machines) {

@@ -45,8 +45,14 @@ async function serveCommand(opts: ServeFlags): Promise<void> {
   const config = loadConfig({ file: opts.config, env: process.env, flags: flagValues(opts) });
   const logger = createLogger(config.log.level);
   const server = await startServer(config, logger);
-  process.stdout.write(`ingot: API listening on ${server.url}\n`);
-  if (server.inspectorUrl) process.stdout.write(`ingot: ironic-inspector compatible API listening on ${server.inspectorUrl}\n`);
+  // The API's line comes last: who waits for it finds the others already written.
+  const lines = [
+    server.boot.httpPort !== undefined ? `ingot: HTTP boot server listening on ${config.boot.http_host} port ${server.boot.httpPort}` : null,
+    server.boot.tftpPort !== undefined ? `ingot: TFTP server listening on ${config.tftp.host} port ${server.boot.tftpPort} (UDP)` : null,
+    server.inspectorUrl ? `ingot: ironic-inspector compatible API listening on ${server.inspectorUrl}` : null,
+    `ingot: API listening on ${server.url}`,
+  ];
+  process.stdout.write(lines.filter((l) => l !== null).map((l) => `${l}\n`).join(''));
   await untilSignal(logger, 'the server', () => server.close());
 }
 
@@ -188,6 +194,7 @@ export function buildProgram(): Command {
     .option('--disk-dir <dir>', 'directory of the machines\' disk files (sparse)', './ingot-bmc')
     .option('--inventory <file>', 'write the machines\' BMC addresses, credentials, MACs and disks as JSON')
     .option('--tls', 'serve Redfish over HTTPS with a self-signed certificate')
+    .option('--fault-seed <n>', 'seed the random draws of the drop_rate and error_rate faults, so that a run repeats exactly')
     .option('--ingot-url <url>', 'Ingot API URL: simulated machines that boot from the network run the agent, which reports to it')
     .option('--boot-url <url>', 'Ingot HTTP boot server URL: simulated machines that boot from the network fetch their iPXE script and images there and run the agent its kernel parameters ask for')
     .addOption(new Option('--log-level <level>', 'log level').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'))

@@ -18,8 +18,11 @@ export interface RunningServer {
   url: string;
   /** URL of the ironic-inspector compatible listener, when `api.inspector_port` is not 0. */
   inspectorUrl?: string;
-  /** The HTTP boot server's URL for machines (`boot.http_url`, empty when unknown) and its root directory. */
-  boot: { httpUrl: string; httpRoot: string };
+  /**
+   * The HTTP boot server's URL for machines (`boot.http_url`, empty when unknown) and its root directory;
+   * the ports the HTTP boot server and the TFTP server bound, when they run.
+   */
+  boot: { httpUrl: string; httpRoot: string; httpPort?: number; tftpPort?: number };
   /** Graceful stop; resolves when everything is closed. */
   close(): Promise<void>;
 }
@@ -100,7 +103,8 @@ export async function startServer(config: IngotConfig, logger: Logger): Promise<
       await store.close();
       logger.info('stopped');
     })());
-  return { url, inspectorUrl, boot: { httpUrl: boot.environment.config.http_url, httpRoot: boot.environment.config.http_root_dir }, close };
+  const bootInfo = { httpUrl: boot.environment.config.http_url, httpRoot: boot.environment.config.http_root_dir, httpPort: boot.httpPort, tftpPort: boot.tftpPort };
+  return { url, inspectorUrl, boot: bootInfo, close };
 }
 
 /** The port a listening server bound (the configured one when the address is not a socket address). */

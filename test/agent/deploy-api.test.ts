@@ -56,17 +56,14 @@ describe('deploy agent lookup and heartbeats', () => {
     expect(agent.nodeUuid).toBe(NODE);
     expect(conductor.lookups).toHaveLength(3);
     expect(new URLSearchParams(conductor.lookups[2]).get('addresses')).toBe('52:54:00:aa:00:01,52:54:00:aa:00:02');
-    // heartbeat_timeout 1 s: the first at once, then every 0.3–0.6 s.
-    await until(() => conductor.heartbeats.length >= 3, 3000);
-    const [first, second, third] = conductor.heartbeats;
+    // heartbeat_timeout 1 s: the first at once, then every 0.3–0.6 s (the pacing itself is
+    // src/agent/heartbeat.test.ts's, on a virtual clock).
+    await until(() => conductor.heartbeats.length >= 3, 10_000);
+    const [first] = conductor.heartbeats;
     expect(first?.node).toBe(NODE);
     expect(first?.body).toEqual({ callback_url: `http://127.0.0.1:${agent.port}`, agent_token: TOKEN, agent_version: expect.any(String) });
     expect(first?.version).toBe('1.68');
-    const gaps = [second!.at - first!.at, third!.at - second!.at];
-    for (const g of gaps) {
-      expect(g).toBeGreaterThanOrEqual(280);
-      expect(g).toBeLessThan(1500);
-    }
+    expect(conductor.heartbeats.slice(0, 3).map((h) => h.body)).toEqual([first?.body, first?.body, first?.body]);
     expect(conductor.rejected).toBe(0);
   });
 
@@ -77,9 +74,10 @@ describe('deploy agent lookup and heartbeats', () => {
     expect(started.status).toBe(200);
     const done = await waitFor(url, started.body.id);
     expect(done.command_status).toBe('SUCCEEDED');
-    const finishedAt = Date.now();
-    await until(() => conductor.heartbeats.length === 2, 2000);
-    expect(conductor.heartbeats[1]!.at - finishedAt).toBeLessThan(2000);
+    // With heartbeat_timeout 300 s the next regular heartbeat is 90–180 s away: a second one within the
+    // test is the forced one.
+    await until(() => conductor.heartbeats.length === 2, 10_000);
+    expect(conductor.heartbeats[1]?.body.agent_token).toBe(TOKEN);
   });
 });
 
@@ -102,9 +100,12 @@ describe('deploy agent command API', () => {
   });
 
   it('answers status and version documents, and refuses malformed or unknown commands', async () => {
+    const before = Date.now() / 1000;
     const { url } = await setup();
     const status = (await (await fetch(`${url}/v1/status`)).json()) as { started_at: number; version: string };
-    expect(status.started_at).toBeGreaterThan(Date.now() / 1000 - 60);
+    // When this agent started: between the test's start of it and now (seconds, as IPA).
+    expect(status.started_at).toBeGreaterThanOrEqual(Math.floor(before));
+    expect(status.started_at).toBeLessThanOrEqual(Date.now() / 1000);
     expect(typeof status.version).toBe('string');
     expect(((await (await fetch(`${url}/`)).json()) as { default_version: { id: string } }).default_version.id).toBe('v1');
     const noParams = await fetch(`${url}/v1/commands/?agent_token=${TOKEN}`, { method: 'POST', body: JSON.stringify({ name: 'standby.sync' }) });

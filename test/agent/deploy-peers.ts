@@ -59,7 +59,6 @@ function body(req: http.IncomingMessage): Promise<string> {
 
 /** A heartbeat as the fake conductor received it. */
 export interface SeenHeartbeat {
-  at: number;
   node: string;
   body: HeartbeatRequest;
   version: string | undefined;
@@ -113,7 +112,7 @@ export async function fakeConductor(opts: FakeConductorOptions): Promise<Served 
         state.rejected++;
         return json(401, { error_message: JSON.stringify({ faultstring: 'Invalid or missing agent token received.' }) });
       }
-      heartbeats.push({ at: Date.now(), node: hb[1] as string, body: doc, version: req.headers['x-openstack-ironic-api-version'] as string | undefined });
+      heartbeats.push({ node: hb[1] as string, body: doc, version: req.headers['x-openstack-ironic-api-version'] as string | undefined });
       return json(202);
     }
     json(404, { error_message: JSON.stringify({ faultstring: 'not found' }) });

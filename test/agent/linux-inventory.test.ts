@@ -5,6 +5,7 @@ import { beforeAll, describe, it, expect } from 'vitest';
 import type { Inventory } from '../../src/protocol/agent/inventory.js';
 import { linuxHardwareManager } from '../../src/agent/hardware/linux.js';
 import { hostSystem } from '../../src/agent/system.js';
+import { ipaInventorySample } from '../fixtures/ipa-inventory-sample.js';
 
 /** Runs a tool the check needs; a missing tool fails the test with an install hint. */
 function tool(cmd: string, args: string[], pkg: string): string {
@@ -68,7 +69,7 @@ describe('linux hardware manager on this machine', () => {
   });
 
   it('has every field the real IPA inventory sample has (same shape for Ironic’s processing)', () => {
-    const sample = JSON.parse(readFileSync('/work/shared/reference/ipa-inventory-sample.json', 'utf8')) as { inventory: Record<string, unknown> & { disks: object[]; interfaces: object[] } };
+    const sample = ipaInventorySample() as { inventory: Record<string, unknown> & { disks: object[]; interfaces: object[] } };
     const keys = (o: object) => Object.keys(o).sort();
     const ours = inventory as unknown as Record<string, unknown>;
     expect(keys(ours)).toEqual(expect.arrayContaining(keys(sample.inventory)));

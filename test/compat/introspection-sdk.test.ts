@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { profileInventory } from '../../src/agent/hardware/simulated.js';
 import { simulatedProfile } from '../../src/bmc/profiles.js';
-import { freePort, startServer, type RunningServer } from '../support/server.js';
+import { startServer, type RunningServer } from '../support/server.js';
 import { python, requireClients, uniqueName } from './peer.js';
 
 interface Status {
@@ -51,12 +51,11 @@ describe('openstacksdk baremetal_introspection against the ironic-inspector list
 
   beforeAll(async () => {
     requireClients();
-    const port = await freePort();
-    server = await startServer({ env: { INGOT_API_INSPECTOR_PORT: String(port) } });
+    server = await startServer({ inspector: true });
     dir = await mkdtemp(path.join(tmpdir(), 'ingot-insp-sdk-'));
     const file = path.join(dir, 'inventory.json');
     await writeFile(file, JSON.stringify(profileInventory(profile, { bmcAddress: '10.40.0.2' })));
-    report = await python<Report>('introspection_checks.py', [`http://127.0.0.1:${port}`, uniqueName('insp'), file, '10.40.0.2'], server.url);
+    report = await python<Report>('introspection_checks.py', [server.inspectorUrl as string, uniqueName('insp'), file, '10.40.0.2'], server.url);
   }, 300_000);
 
   afterAll(async () => {

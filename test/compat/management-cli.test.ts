@@ -1,8 +1,10 @@
 /**
  * Debian's `baremetal` CLI (python3-ironicclient 5.0.1) sending NMIs and setting boot modes on
- * fake-hardware nodes (`baremetal node inject nmi`, `baremetal node boot mode set`); each result is
- * read back over the API: the fake driver counts NMIs in driver_internal_info, and the boot mode shows
- * in `GET /v1/nodes/{node}/states`.
+ * fake-hardware nodes (`baremetal node inject nmi`, `baremetal node boot mode set`), checked by what a
+ * client of the real Ironic sees: the commands succeed, the node is left unlocked without an error, and
+ * the boot mode reads back in the node and in `GET /v1/nodes/{node}/states`. (That the NMI reaches the
+ * driver is src/conductor/flows/management.test.ts's; the fake driver's bookkeeping in
+ * driver_internal_info is Ingot's own and src/drivers/fake/fake.test.ts's.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, waitNode } from '../support/http.js';
@@ -13,7 +15,6 @@ interface NodeView extends Record<string, unknown> {
   boot_mode: string | null;
   last_error: string | null;
   reservation: string | null;
-  driver_internal_info: Record<string, unknown>;
 }
 
 describe('baremetal CLI: NMI and boot mode', () => {
@@ -30,14 +31,15 @@ describe('baremetal CLI: NMI and boot mode', () => {
     await target?.close();
   });
 
-  it('injects NMIs into a fake-hardware node; the driver counts them', async () => {
+  it('injects NMIs into a fake-hardware node: each succeeds and leaves the node unlocked, without an error', async () => {
     const name = uniqueName('cli-nmi');
     await baremetalJson(url, ['node', 'create', '--driver', 'fake-hardware', '--name', name]);
-    await baremetalOk(url, ['node', 'inject', 'nmi', name]);
-    await baremetalOk(url, ['node', 'inject', 'nmi', name]);
-    const node = (await api<NodeView>(url, 'GET', `/v1/nodes/${name}`, undefined, CLIENT_VERSION)).body;
-    expect(node.driver_internal_info['fake_nmi_count']).toBe(2);
-    expect(node.reservation).toBeNull();
+    for (let i = 0; i < 2; i++) {
+      const r = await baremetalOk(url, ['node', 'inject', 'nmi', name]);
+      expect(r.stderr).toBe('');
+      const node = (await api<NodeView>(url, 'GET', `/v1/nodes/${name}`, undefined, CLIENT_VERSION)).body;
+      expect(node).toMatchObject({ reservation: null, last_error: null, provision_state: 'enroll' });
+    }
   });
 
   it('prints the UnsupportedDriverExtension of a manual-management node and exits non-zero', async () => {
@@ -54,7 +56,6 @@ describe('baremetal CLI: NMI and boot mode', () => {
     await baremetalOk(url, ['node', 'boot', 'mode', 'set', name, 'uefi']);
     const node = await waitNode<NodeView>(url, name, (n) => n.reservation === null && n.boot_mode === 'uefi', 10_000, CLIENT_VERSION);
     expect(node.last_error).toBeNull();
-    expect(node.driver_internal_info['fake_boot_mode']).toBe('uefi');
     const states = await api<{ boot_mode: string | null; secure_boot: boolean | null }>(url, 'GET', `/v1/nodes/${name}/states`, undefined, CLIENT_VERSION);
     expect(states.status).toBe(200);
     expect(states.body).toMatchObject({ boot_mode: 'uefi', secure_boot: null });

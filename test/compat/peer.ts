@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer, type RunningServer } from '../support/server.js';
+import { DIALECTS, type Dialect } from '../support/stores.js';
 
 /** Debian's clients; `python3` on PATH may be another interpreter without them. */
 export const BAREMETAL = '/usr/bin/baremetal';
@@ -37,12 +38,17 @@ export interface Target {
   close(): Promise<void>;
 }
 
-/** Starts Ingot (or uses `INGOT_COMPAT_URL`). */
-export async function openTarget(): Promise<Target> {
+/** Starts Ingot on `dialect` (default SQLite), or uses `INGOT_COMPAT_URL`. */
+export async function openTarget(dialect?: Dialect | 'external'): Promise<Target> {
   const external = process.env.INGOT_COMPAT_URL;
   if (external) return { url: external.replace(/\/+$/, ''), close: async () => {} };
-  const server = await startServer();
+  const server = await startServer(dialect && dialect !== 'external' ? { dialect } : {});
   return { url: server.url, server, close: () => server.dispose() };
+}
+
+/** The databases a test runs Ingot on: both dialects, or once against the endpoint of `INGOT_COMPAT_URL`. */
+export function targetDialects(): (Dialect | 'external')[] {
+  return process.env.INGOT_COMPAT_URL ? ['external'] : [...DIALECTS];
 }
 
 /** Fails (never skips) when Debian's clients are not installed. */

@@ -4,7 +4,9 @@
  * `wait call-back`, takes the agent's next heartbeat, sees the write finished and completes the deploy.
  * The node ends `active` with the image on the disk byte for byte — nothing is lost, nothing marked
  * active that was not written. (Work the conductor itself was doing under the node lock when it died
- * fails instead: test/crash/kill9.test.ts.)
+ * fails instead: test/crash/kill9.test.ts.) Runs on SQLite and on PostgreSQL. The agent calls Ingot
+ * through a fixed address of the test process (test/support/tcp-front.ts), as it would call a conductor
+ * behind a stable address, while the restarted `ingot serve` listens on a new port.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -16,6 +18,8 @@ import { AgentMachine, deployProfile, settled, type WatchedNode } from '../suppo
 import { makeRawImage, readDeployedDisk } from '../support/deploy-image.js';
 import { api, apiOk, waitNode } from '../support/http.js';
 import { startServer, type RunningServer } from '../support/server.js';
+import { DIALECTS } from '../support/stores.js';
+import { startTcpFront } from '../support/tcp-front.js';
 
 type NodeView = Record<string, unknown> & WatchedNode & { uuid: string; reservation: string | null; last_error: string | null; deploy_step: Record<string, unknown> };
 
@@ -48,12 +52,13 @@ async function slowImageServer(): Promise<{ url: string; sent: () => number }> {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/image.raw`, sent: () => sent };
 }
 
-describe('conductor restart while the agent writes', () => {
+describe.each(DIALECTS)('conductor restart while the agent writes, on %s', (dialect) => {
   it('kill -9 mid-write, restart: the deploy completes with the image on disk', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'ingot-deploy-restart-'));
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
     const images = await slowImageServer();
     const ingot: RunningServer = await startServer({
+      dialect,
       env: {
         INGOT_CONDUCTOR_AGENT_HEARTBEAT_TIMEOUT_S: '2',
         INGOT_CONDUCTOR_DEPLOY_CALLBACK_TIMEOUT_S: '30',
@@ -62,6 +67,8 @@ describe('conductor restart while the agent writes', () => {
       },
     });
     cleanups.push(() => ingot.dispose());
+    const front = await startTcpFront(() => ingot.url);
+    cleanups.push(() => front.close());
     const node = await apiOk<NodeView>(ingot.url, 'POST', '/v1/nodes', {
       name: 'restart-1', driver: 'manual-management', boot_interface: 'fake', deploy_interface: 'direct', power_interface: 'fake', management_interface: 'fake',
       instance_info: { image_source: images.url, image_os_hash_algo: 'sha256', image_os_hash_value: image.sha256 },
@@ -69,7 +76,7 @@ describe('conductor restart while the agent writes', () => {
     const profile = deployProfile(7);
     await apiOk(ingot.url, 'POST', '/v1/ports', { node_uuid: node.uuid, address: profile.nics[0]?.mac, pxe_enabled: true });
     const read = async (uuid: string) => (await api<NodeView>(ingot.url, 'GET', `/v1/nodes/${uuid}`)).body;
-    const machine = new AgentMachine(node.uuid, profile, path.join(dir, 'disk.img'), ingot.url, read);
+    const machine = new AgentMachine(node.uuid, profile, path.join(dir, 'disk.img'), front.url, read);
     cleanups.push(() => machine.close());
 
     await apiOk(ingot.url, 'PUT', `/v1/nodes/${node.uuid}/states/provision`, { target: 'manage' });

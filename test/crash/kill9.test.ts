@@ -3,13 +3,16 @@
  * leaves no lock held once it is back, and puts the interrupted node into `deploy failed` with a
  * `last_error` saying why; the node can then be deployed again or undeployed. A SIGTERM during a deploy
  * is a graceful stop: work that outlives the grace period is abandoned (its node fails with last_error), the
- * process exits with 0 and no lock stays held.
+ * process exits with 0 and no lock stays held. Each case runs on SQLite and on PostgreSQL (a fresh
+ * database per case, dropped afterwards).
  */
 import Database from 'better-sqlite3';
 import path from 'node:path';
+import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { api, apiOk, waitNode } from '../support/http.js';
 import { startServer, type RunningServer } from '../support/server.js';
+import { DIALECTS, type Dialect } from '../support/stores.js';
 
 type Node = Record<string, unknown> & {
   uuid: string;
@@ -60,9 +63,36 @@ async function startSlowDeploy(url: string, uuid: string, delaySeconds: number):
   return node;
 }
 
-describe('crash safety of ingot serve', () => {
+/** What a stopped server left in its database: the node's row and how many nodes are still locked. */
+interface LeftBehind {
+  row: { provision_state: string; reservation: string | null; last_error: string | null } | undefined;
+  held: number;
+}
+
+async function leftBehind(server: RunningServer, dialect: Dialect, uuid: string): Promise<LeftBehind> {
+  const rowSql = 'SELECT provision_state, reservation, last_error FROM nodes WHERE uuid = ';
+  const heldSql = 'SELECT COUNT(*) AS n FROM nodes WHERE reservation IS NOT NULL';
+  if (dialect === 'sqlite') {
+    const db = new Database(path.join(server.dataDir, 'ingot.sqlite'), { readonly: true });
+    try {
+      return { row: db.prepare(`${rowSql}?`).get(uuid) as LeftBehind['row'], held: (db.prepare(heldSql).get() as { n: number }).n };
+    } finally {
+      db.close();
+    }
+  }
+  const client = new pg.Client({ connectionString: server.databaseUrl });
+  await client.connect();
+  try {
+    const row = (await client.query(`${rowSql}$1`, [uuid])).rows[0] as LeftBehind['row'];
+    return { row, held: Number((await client.query(heldSql)).rows[0].n) };
+  } finally {
+    await client.end();
+  }
+}
+
+describe.each(DIALECTS)('crash safety of ingot serve on %s', (dialect) => {
   it('after kill -9 during a deploy: nothing lost, no lock held, deploy failed with last_error, recoverable', async () => {
-    const server = await startServer();
+    const server = await startServer({ dialect });
     servers.push(server);
     const { node: before, portUuid } = await availableNode(server.url, 'crash-kill9');
     await startSlowDeploy(server.url, before.uuid, 30);
@@ -99,7 +129,7 @@ describe('crash safety of ingot serve', () => {
   }, 120_000);
 
   it('after kill -9 during a deploy the failed node can be undeployed directly', async () => {
-    const server = await startServer();
+    const server = await startServer({ dialect });
     servers.push(server);
     const { node } = await availableNode(server.url, 'crash-undeploy');
     await startSlowDeploy(server.url, node.uuid, 30);
@@ -115,31 +145,22 @@ describe('crash safety of ingot serve', () => {
 
   it('SIGTERM during a deploy abandons it after the grace period, exits cleanly and leaves no lock held', async () => {
     // A 2 s grace period against a 30 s deploy: the stop must abandon the deploy, not wait for it.
-    const server = await startServer({ env: { INGOT_CONDUCTOR_GRACEFUL_SHUTDOWN_TIMEOUT_S: '2' } });
+    const server = await startServer({ dialect, env: { INGOT_CONDUCTOR_GRACEFUL_SHUTDOWN_TIMEOUT_S: '2' } });
     servers.push(server);
     const { node } = await availableNode(server.url, 'crash-sigterm');
     await startSlowDeploy(server.url, node.uuid, 30);
 
-    const t0 = Date.now();
+    // The grace period ends the stop, not the deploy: within the 20 s given, SIGKILL never comes.
     const exit = await server.stop(20_000);
     expect(exit).toEqual({ code: 0, signal: null });
-    expect(Date.now() - t0).toBeLessThan(20_000);
 
     // Read the database the stopped server left behind: no lock, no half-done deploy.
-    const db = new Database(path.join(server.dataDir, 'ingot.sqlite'), { readonly: true });
-    try {
-      const row = db.prepare('SELECT provision_state, reservation, last_error FROM nodes WHERE uuid = ?').get(node.uuid) as
-        | { provision_state: string; reservation: string | null; last_error: string | null }
-        | undefined;
-      expect(row).toBeDefined();
-      expect(row?.reservation).toBeNull();
-      expect(row?.provision_state).toBe('deploy failed');
-      expect(row?.last_error).toMatch(/conductor/i);
-      const held = db.prepare('SELECT COUNT(*) AS n FROM nodes WHERE reservation IS NOT NULL').get() as { n: number };
-      expect(held.n).toBe(0);
-    } finally {
-      db.close();
-    }
+    const { row, held } = await leftBehind(server, dialect, node.uuid);
+    expect(row).toBeDefined();
+    expect(row?.reservation).toBeNull();
+    expect(row?.provision_state).toBe('deploy failed');
+    expect(row?.last_error).toMatch(/conductor/i);
+    expect(held).toBe(0);
 
     await server.restart();
     const after = await apiOk<Node>(server.url, 'GET', `/v1/nodes/${node.uuid}`);

@@ -30,8 +30,11 @@ type NodeView = Record<string, unknown> & {
   properties: Record<string, unknown>;
 };
 
+// Each test enrolls the nodes it drives, one per machine: no test depends on what an earlier one did.
 const MACHINES = [
   { name: 'rf-0', backend: 'simulated' },
+  { name: 'rf-1', backend: 'simulated' },
+  { name: 'rf-2', backend: 'simulated' },
   { name: 'ipmi-0', backend: 'simulated' },
   { name: 'rf-hang', backend: 'simulated', faults: { hang_power: true } },
   { name: 'rf-storm', backend: 'simulated', faults: { error_rate: 1 } },
@@ -65,6 +68,14 @@ async function enroll(name: string, driver: 'redfish' | 'ipmi', info: Record<str
 }
 
 const node = async (name: string) => (await api<NodeView>(url, 'GET', `/v1/nodes/${name}`)).body;
+
+/** Enrolls the node of machine `name` and manages it. */
+async function managed(name: string, driver: 'redfish' | 'ipmi'): Promise<InventoryEntry> {
+  const entry = bmc.machine(name);
+  await enroll(name, driver, driverInfoFor(entry, driver));
+  await baremetalOk(url, ['node', 'manage', name, '--wait', '60']);
+  return entry;
+}
 const settled = (n: NodeView) => n.reservation === null && n.target_power_state === null;
 
 async function history(name: string): Promise<string[]> {
@@ -125,15 +136,16 @@ describe('nodes on emulated BMCs, driven by the real baremetal CLI', () => {
   }, 120_000);
 
   it('redfish: out-of-band inspection fills the properties and creates the ports', async () => {
-    await baremetalOk(url, ['node', 'inspect', 'rf-0', '--wait', '60']);
-    const profile = simulatedProfile(0, 'rf-0');
-    const n = await node('rf-0');
+    await managed('rf-1', 'redfish');
+    await baremetalOk(url, ['node', 'inspect', 'rf-1', '--wait', '60']);
+    const profile = simulatedProfile(1, 'rf-1');
+    const n = await node('rf-1');
     expect(n.provision_state).toBe('manageable');
     expect(n.properties).toMatchObject({ cpus: profile.cpu.count, cpu_arch: 'x86_64', memory_mb: profile.memory_mib });
     expect(n.properties.local_gb).toBeGreaterThan(0);
-    const ports = await baremetalJson<{ Address: string }[]>(url, ['port', 'list', '--node', 'rf-0']);
-    expect(ports.map((p) => p.Address).sort()).toEqual([...bmc.machine('rf-0').macs].sort());
-    expect((await history('rf-0')).some((e) => /port\(s\) found; 2 created/.test(e))).toBe(true);
+    const ports = await baremetalJson<{ Address: string }[]>(url, ['port', 'list', '--node', 'rf-1']);
+    expect(ports.map((p) => p.Address).sort()).toEqual([...bmc.machine('rf-1').macs].sort());
+    expect((await history('rf-1')).some((e) => new RegExp(`port\\(s\\) found; ${profile.nics.length} created`).test(e))).toBe(true);
   }, 120_000);
 
   it('ipmi: manage, power and boot device, as ipmitool reads them back', async () => {
@@ -157,15 +169,15 @@ describe('nodes on emulated BMCs, driven by the real baremetal CLI', () => {
   }, 120_000);
 
   it('a BMC that stops accepting the credentials puts the node in maintenance; fixing them brings it back', async () => {
-    const entry = bmc.machine('rf-0');
-    await baremetalOk(url, ['node', 'set', 'rf-0', '--driver-info', 'redfish_password=wrong']);
-    const failed = await waitNode<NodeView>(url, 'rf-0', (n) => n.maintenance, 30_000);
+    const entry = await managed('rf-2', 'redfish');
+    await baremetalOk(url, ['node', 'set', 'rf-2', '--driver-info', 'redfish_password=wrong']);
+    const failed = await waitNode<NodeView>(url, 'rf-2', (n) => n.maintenance, 30_000);
     expect(failed).toMatchObject({ fault: 'power failure', reservation: null });
     expect(failed.last_error).toMatch(/Power state sync failed 2 times in a row: .*401/);
-    await baremetalOk(url, ['node', 'set', 'rf-0', '--driver-info', `redfish_password=${entry.password}`]);
-    const back = await waitNode<NodeView>(url, 'rf-0', (n) => !n.maintenance, 30_000);
+    await baremetalOk(url, ['node', 'set', 'rf-2', '--driver-info', `redfish_password=${entry.password}`]);
+    const back = await waitNode<NodeView>(url, 'rf-2', (n) => !n.maintenance, 30_000);
     expect(back).toMatchObject({ fault: null, last_error: null, power_state: 'power off' });
-    expect((await history('rf-0')).some((e) => /the BMC answers again/.test(e))).toBe(true);
+    expect((await history('rf-2')).some((e) => /the BMC answers again/.test(e))).toBe(true);
   }, 120_000);
 });
 

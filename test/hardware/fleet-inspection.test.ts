@@ -14,7 +14,7 @@ import { simulatedProfile } from '../../src/bmc/profiles.js';
 import { startBmc, type RunningBmc } from '../support/bmc.js';
 import { all, settle } from '../support/fleet.js';
 import { api, apiOk } from '../support/http.js';
-import { freePort, startServer, type RunningServer } from '../support/server.js';
+import { startServer, type RunningServer } from '../support/server.js';
 
 const COUNT = 50;
 const machines = Array.from({ length: COUNT }, (_, i) => {
@@ -33,11 +33,9 @@ let inspectorUrl: string;
 let bmc: RunningBmc;
 
 beforeAll(async () => {
-  const inspectorPort = await freePort();
-  inspectorUrl = `http://127.0.0.1:${inspectorPort}`;
   ingot = await startServer({
+    inspector: true,
     env: {
-      INGOT_API_INSPECTOR_PORT: String(inspectorPort),
       INGOT_CONDUCTOR_INSPECT_WAIT_TIMEOUT_S: '8',
       INGOT_CONDUCTOR_CHECK_PROVISION_STATE_INTERVAL_S: '1',
       INGOT_IPMI_MIN_COMMAND_INTERVAL_S: '0.02',
@@ -45,6 +43,7 @@ beforeAll(async () => {
       INGOT_CONDUCTOR_SYNC_POWER_STATE_INTERVAL_S: '600',
     },
   });
+  inspectorUrl = ingot.inspectorUrl as string;
   bmc = await startBmc(machines, ['--ingot-url', ingot.url]);
 }, 60_000);
 

@@ -13,6 +13,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -26,7 +27,9 @@ import { openStore } from '../../src/db/open-store.js';
 import type { Store } from '../../src/db/store.js';
 import { silentLogger } from '../../src/shared/logger.js';
 import { api, apiOk, waitNode } from '../support/http.js';
+import { boundPorts } from '../support/listening-ports.js';
 import { freePort } from '../support/server.js';
+import { startTcpFront, type TcpFront } from '../support/tcp-front.js';
 
 const INSPECTOR = '/usr/bin/ironic-inspector';
 const DBSYNC = '/usr/bin/ironic-inspector-dbsync';
@@ -53,14 +56,14 @@ async function startIngot(dir: string, inspectorUrl: string): Promise<Ingot> {
     inspector: { service_url: inspectorUrl, status_check_period_s: 1 },
   });
   await conductor.start();
-  const port = await freePort();
-  const app = buildApp({ store, conductor: conductor.client, config: testApiConfig({ port }), logger: silentLogger() });
+  const app = buildApp({ store, conductor: conductor.client, config: testApiConfig({ port: 0 }), logger: silentLogger() });
   const served: string[] = [];
   app.addHook('onResponse', async (req, reply) => {
     const body = req.method === 'GET' || req.body === undefined ? '' : ` ${JSON.stringify(req.body)}`;
     served.push(`${req.method} ${req.url} -> ${reply.statusCode} (${String(req.headers['user-agent'] ?? '')})${body}`);
   });
-  await app.listen({ host: '127.0.0.1', port });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = app.server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`, store, conductor, app, served,
     async close() {
@@ -93,7 +96,8 @@ function run(cmd: string, args: string[], timeoutMs: number): Promise<{ code: nu
   });
 }
 
-async function startInspector(dir: string, port: number, ingotUrl: string): Promise<Inspector> {
+/** Starts the real ironic-inspector on a port it picks itself (listen_port 0), read from /proc once it listens. */
+async function startInspector(dir: string, ingotUrl: string): Promise<Inspector> {
   for (const bin of [INSPECTOR, DBSYNC]) {
     if (!existsSync(bin)) throw new Error(`${bin} is missing; install Debian's ironic-inspector: ${INSTALL_HINT}`);
   }
@@ -102,7 +106,7 @@ async function startInspector(dir: string, port: number, ingotUrl: string): Prom
     '[DEFAULT]',
     'auth_strategy = noauth',
     'listen_address = 127.0.0.1',
-    `listen_port = ${port}`,
+    'listen_port = 0',
     'host = localhost',
     // Standalone (API + conductor in one process) talks to itself over oslo.messaging's in-memory driver.
     'transport_url = fake://',
@@ -146,7 +150,7 @@ async function startInspector(dir: string, port: number, ingotUrl: string): Prom
   // The child must never outlive the test process, even if the run is cut short.
   const onExit = () => child.kill('SIGKILL');
   process.once('exit', onExit);
-  const url = `http://127.0.0.1:${port}`;
+  let url = '';
   const close = async () => {
     process.off('exit', onExit);
     if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) {
@@ -162,15 +166,19 @@ async function startInspector(dir: string, port: number, ingotUrl: string): Prom
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`ironic-inspector exited (${child.exitCode ?? child.signalCode}) before answering:\n${out.join('').slice(-4000)}`);
-    try {
-      const res = await fetch(`${url}/`, { signal: AbortSignal.timeout(2000) });
-      if (res.ok) break;
-    } catch {
-      // not listening yet
+    const [port] = child.pid === undefined ? [] : await boundPorts(child.pid, 'tcp');
+    if (port !== undefined) {
+      url = `http://127.0.0.1:${port}`;
+      try {
+        const res = await fetch(`${url}/`, { signal: AbortSignal.timeout(2000) });
+        if (res.ok) break;
+      } catch {
+        // not answering yet
+      }
     }
     if (Date.now() > deadline) {
       await close();
-      throw new Error(`ironic-inspector did not answer on ${url} within 60 s:\n${out.join('').slice(-4000)}`);
+      throw new Error(`ironic-inspector did not answer${url ? ` on ${url}` : ' (no listening port yet)'} within 60 s:\n${out.join('').slice(-4000)}`);
     }
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -180,17 +188,21 @@ async function startInspector(dir: string, port: number, ingotUrl: string): Prom
 let dir: string;
 let ingot: Ingot | undefined;
 let inspector: Inspector | undefined;
+let front: TcpFront | undefined;
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'ingot-inspector-itest-'));
-  const inspectorPort = await freePort();
-  ingot = await startIngot(dir, `http://127.0.0.1:${inspectorPort}`);
-  inspector = await startInspector(dir, inspectorPort, ingot.url);
+  // Ingot must know the inspector's URL before the inspector, which needs Ingot's, starts: it gets a
+  // fixed address of the test process that forwards to wherever the inspector then listens.
+  front = await startTcpFront(() => (inspector as Inspector).url);
+  ingot = await startIngot(dir, front.url);
+  inspector = await startInspector(dir, ingot.url);
 }, 180_000);
 
 afterAll(async () => {
   if (process.env.INGOT_TEST_INSPECTOR_LOG && inspector) await writeFile(process.env.INGOT_TEST_INSPECTOR_LOG, `${inspector.output()}\n--- served by Ingot ---\n${ingot?.served.join('\n') ?? ''}\n`);
   await inspector?.close();
+  await front?.close();
   await ingot?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
 }, 60_000);

@@ -10,15 +10,19 @@ import { powerConformance } from '../../src/drivers/interfaces/power.case.js';
 import { IpmiClient } from '../../src/drivers/ipmi/client.js';
 import { bmcAddress, injectNmi, ipmiManagement } from '../../src/drivers/ipmi/management.js';
 import { ipmiPower } from '../../src/drivers/ipmi/power.js';
-import { freeUdpPort, startIpmiSim } from './ipmi-sim-harness.js';
+import { silentUdpPort, startIpmiSim } from './ipmi-sim-harness.js';
 import type { IpmiSim } from './ipmi-sim-harness.js';
+import { startUdpFront } from '../support/udp-front.js';
 
-// Known before the suites are declared, so the conformance suites can carry it in driver_info.
-const port = await freeUdpPort();
+let sim: IpmiSim;
+// The BMC's address, known before the suites are declared so that the conformance suites carry it in
+// driver_info: a relay of the test process in front of ipmi_sim, which stays put when the BMC restarts
+// on another port.
+const front = await startUdpFront(() => sim.port);
+const port = front.port;
 const driverInfo: JsonObject = { ipmi_address: '127.0.0.1', ipmi_port: port, ipmi_username: 'admin', ipmi_password: 'password', ipmi_cipher_suite: 3 };
 const node = { driver: 'ipmi', driver_info: driverInfo };
 
-let sim: IpmiSim;
 /** Short spacing and retransmission so the suite runs quickly; the semantics are the production ones. */
 let client: IpmiClient;
 const extraClients: IpmiClient[] = [];
@@ -30,13 +34,14 @@ function newClient(settings: ConstructorParameters<typeof IpmiClient>[0] = {}): 
 }
 
 beforeAll(async () => {
-  sim = await startIpmiSim({ port });
+  sim = await startIpmiSim();
   client = new IpmiClient({ min_command_interval_s: 0.02, retransmit_initial_s: 0.25 });
 });
 afterAll(async () => {
   await client?.closeAll();
   await Promise.all(extraClients.map((c) => c.closeAll()));
   await sim?.close();
+  await front.close();
 });
 
 powerConformance('ipmitool against ipmi_sim', () => ipmiPower({ client, pollIntervalMs: 100 }), node);
@@ -208,12 +213,16 @@ describe('IPMI client against ipmi_sim', () => {
 
   it('gives the timeout error when nothing answers, within the retry window', async () => {
     const c = newClient({ command_retry_timeout_s: 1 });
-    const deadPort = await freeUdpPort();
-    const task = sampleTask({ ...node, driver_info: { ...driverInfo, ipmi_port: deadPort } });
-    await expect(ipmiPower({ client: c }).getPowerState(task)).rejects.toMatchObject({
-      code: 'PowerStateFailure',
-      message: expect.stringMatching(new RegExp(`BMC 127\\.0\\.0\\.1:${deadPort} did not answer .* check ipmi_address/ipmi_port and that IPMI over LAN is enabled`)),
-    });
+    const silent = await silentUdpPort();
+    const task = sampleTask({ ...node, driver_info: { ...driverInfo, ipmi_port: silent.port } });
+    try {
+      await expect(ipmiPower({ client: c }).getPowerState(task)).rejects.toMatchObject({
+        code: 'PowerStateFailure',
+        message: expect.stringMatching(new RegExp(`BMC 127\\.0\\.0\\.1:${silent.port} did not answer .* check ipmi_address/ipmi_port and that IPMI over LAN is enabled`)),
+      });
+    } finally {
+      await silent.close();
+    }
     expect(c.stats.retransmissions).toBeGreaterThan(0);
   });
 
@@ -222,7 +231,7 @@ describe('IPMI client against ipmi_sim', () => {
     const power = ipmiPower({ client: c });
     expect(await power.getPowerState(sampleTask(node))).toBe('power off');
     await sim.close(); // a BMC reset: the new ipmi_sim knows no session
-    sim = await startIpmiSim({ port });
+    sim = await startIpmiSim();
     await sim.setPower(true);
     expect(await power.getPowerState(sampleTask(node))).toBe('power on');
     expect(c.stats.sessionsEstablished).toBe(2);
@@ -234,8 +243,7 @@ describe('IPMI client against ipmi_sim', () => {
     await power.getPowerState(sampleTask(node));
     expect(c.openSessions).toBe(1);
     const commands = c.stats.commands;
-    await new Promise((r) => setTimeout(r, 600));
-    expect(c.openSessions).toBe(0);
+    await expect.poll(() => c.openSessions, { timeout: 10_000 }).toBe(0);
     expect(c.stats.commands).toBe(commands + 1); // Close Session
     await power.getPowerState(sampleTask(node));
     expect(c.stats.sessionsEstablished).toBe(2);

@@ -15,6 +15,7 @@ import { createSocket } from 'node:dgram';
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { boundPorts } from '../support/listening-ports.js';
 
 /** A running ipmi_sim. */
 export interface IpmiSim {
@@ -90,22 +91,18 @@ function lanConf(port: number, dir: string, username: string, password: string):
 
 const EMU = ['mc_setbmc 0x20', 'mc_add 0x20 0 no-device-sdrs 0x23 9 8 0x9f 0x1291 0xf02 persist_sdr', 'mc_enable 0x20', ''].join('\n');
 
-/** A UDP port on 127.0.0.1 that was free a moment ago. */
-export async function freeUdpPort(): Promise<number> {
+/**
+ * A UDP port of 127.0.0.1 where nothing answers: held by a socket of the test process that reads and
+ * drops every datagram, so that no other process can take it while the test expects silence there.
+ */
+export async function silentUdpPort(): Promise<{ port: number; close(): Promise<void> }> {
   const s = createSocket('udp4');
   await new Promise<void>((resolve, reject) => {
     s.once('error', reject);
     s.bind(0, '127.0.0.1', () => resolve());
   });
-  const { port } = s.address();
-  await new Promise<void>((resolve) => s.close(() => resolve()));
-  return port;
-}
-
-async function udpBound(port: number): Promise<boolean> {
-  const table = await readFile('/proc/net/udp', 'utf8');
-  const needle = `0100007F:${port.toString(16).toUpperCase().padStart(4, '0')}`;
-  return table.split('\n').some((line) => line.trim().split(/\s+/)[1] === needle);
+  s.on('message', () => undefined);
+  return { port: s.address().port, close: () => new Promise<void>((resolve) => s.close(() => resolve())) };
 }
 
 function exited(child: ChildProcess): Promise<void> {
@@ -113,8 +110,11 @@ function exited(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
-/** Starts ipmi_sim on `opts.port` (default: a free UDP port) of 127.0.0.1; resolves once the port is bound. */
-export async function startIpmiSim(opts: { username?: string; password?: string; port?: number } = {}): Promise<IpmiSim> {
+/**
+ * Starts ipmi_sim on a port of 127.0.0.1 it picks itself (port 0 in its lan.conf); resolves once it has
+ * bound it, with the port read from /proc.
+ */
+export async function startIpmiSim(opts: { username?: string; password?: string } = {}): Promise<IpmiSim> {
   if (spawnSync('ipmi_sim', ['--version']).error) throw new Error(INSTALL_HINT);
   const username = opts.username ?? 'admin';
   const password = opts.password ?? 'password';
@@ -124,8 +124,7 @@ export async function startIpmiSim(opts: { username?: string; password?: string;
   await chmod(script, 0o755);
   await writeFile(path.join(dir, 'power'), '0\n');
   await writeFile(path.join(dir, 'emu'), EMU);
-  const port = opts.port ?? (await freeUdpPort());
-  await writeFile(path.join(dir, 'lan.conf'), lanConf(port, dir, username, password));
+  await writeFile(path.join(dir, 'lan.conf'), lanConf(0, dir, username, password));
 
   let output = '';
   const child = spawn('ipmi_sim', ['-n', '-c', path.join(dir, 'lan.conf'), '-f', path.join(dir, 'emu'), '-s', dir], {
@@ -147,6 +146,7 @@ export async function startIpmiSim(opts: { username?: string; password?: string;
     await rm(dir, { recursive: true, force: true });
   };
 
+  let port = 0;
   const deadline = Date.now() + 10_000;
   for (;;) {
     if (spawnError) {
@@ -157,10 +157,11 @@ export async function startIpmiSim(opts: { username?: string; password?: string;
       await close();
       throw new Error(`ipmi_sim exited during start-up (${child.exitCode ?? child.signalCode}): ${output}`);
     }
-    if (await udpBound(port)) break;
+    [port = 0] = child.pid === undefined ? [] : await boundPorts(child.pid, 'udp');
+    if (port > 0) break;
     if (Date.now() > deadline) {
       await close();
-      throw new Error(`ipmi_sim did not bind UDP 127.0.0.1:${port} within 10 s: ${output}`);
+      throw new Error(`ipmi_sim did not bind a UDP port of 127.0.0.1 within 10 s: ${output}`);
     }
     await new Promise((r) => setTimeout(r, 50));
   }

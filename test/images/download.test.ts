@@ -99,24 +99,21 @@ describe('downloadToFile over HTTP', () => {
   });
 
   it('times out a server that never answers', async () => {
-    const t0 = Date.now();
     const err = await failure(downloadToFile(server.url('/hang.img'), path.join(dir, 'out'), { timeoutMs: 300 }));
     expect(err.reason).toBe('timeout');
     expect(err.message).toBe(`Download of ${server.url('/hang.img')} timed out waiting for 127.0.0.1:${new URL(server.url('/')).port} to answer.`);
-    expect(Date.now() - t0).toBeLessThan(5000);
   });
 
   it('times out a body that stalls, and the caller can abort one that is slow', async () => {
     const stalled = await failure(downloadToFile(server.url('/stall.img'), path.join(dir, 'a'), { timeoutMs: 300 }));
     expect(stalled.reason).toBe('timeout');
     expect(stalled.message).toContain('timed out while receiving the body');
+    // The idle timeout is longer than the test may take: only the abort can end this download.
     const ctl = new AbortController();
     setTimeout(() => ctl.abort(new Error('operator stop')), 200);
-    const t0 = Date.now();
-    const aborted = await failure(downloadToFile(server.url('/stall.img'), path.join(dir, 'b'), { signal: ctl.signal, timeoutMs: 30_000 }));
+    const aborted = await failure(downloadToFile(server.url('/stall.img'), path.join(dir, 'b'), { signal: ctl.signal, timeoutMs: 3_600_000 }));
     expect(aborted.reason).toBe('aborted');
     expect(aborted.message).toBe(`Download of ${server.url('/stall.img')} was aborted.`);
-    expect(Date.now() - t0).toBeLessThan(5000);
     expect(await readdir(dir)).toEqual([]);
   });
 

@@ -1,8 +1,8 @@
 /**
- * Inspection test fixtures: the real IPA payload from the reference directory, payloads built from the
+ * Inspection test fixtures: the real IPA payload (test/fixtures), payloads built from the
  * simulated fleet's hardware profiles, and node/port records.
  */
-import { readFileSync } from 'node:fs';
+import { ipaInventorySample } from '../fixtures/ipa-inventory-sample.js';
 import type { JsonObject, Port } from '../../src/domain/node.js';
 import type { InspectionPayload } from '../../src/protocol/agent/inventory.js';
 import type { HardwareProfile } from '../../src/protocol/hardware/profile.js';
@@ -10,18 +10,8 @@ import { defaultInspectorConfig, type InspectorConfig } from '../../src/config/i
 import type { HookContext } from '../../src/inspector/hooks/types.js';
 import { validateInterfacesHook } from '../../src/inspector/hooks/validate-interfaces.js';
 
-/** What ironic-python-agent 9.4.3 posted for a VM (see /work/shared/reference/ironic-compat.md §10). */
-export function ipaSample(): Record<string, unknown> {
-  const candidates = ['/work/shared/reference/ipa-inventory-sample.json'];
-  for (const path of candidates) {
-    try {
-      return JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
-    } catch {
-      // try the next location
-    }
-  }
-  throw new Error(`the reference IPA payload is missing (looked in ${candidates.join(', ')})`);
-}
+/** What ironic-python-agent 9.4.3 posted for a VM (test/fixtures/ipa-inventory-sample.json). */
+export const ipaSample = ipaInventorySample;
 
 /** The payload the simulated agent would post for `profile` (boot NIC = the profile's pxe_enabled NIC). */
 export function payloadFromProfile(profile: HardwareProfile, index = 0): InspectionPayload {

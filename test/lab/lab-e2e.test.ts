@@ -205,16 +205,19 @@ function phaseChanges(changes: StateChange[], from: string, to: string, since: n
   return { path: [from, ...inPhase.map((c) => c.to)], recordedS: recorded.reduce((a, b) => a + b, 0), changes: inPhase };
 }
 
-/** Asserts the history recorded the phase and its duration; prints both. */
+/**
+ * Asserts the history recorded the phase with its durations, and prints them beside the time this test
+ * measured (a figure for the reader, not an assertion: speed is bench:lab's).
+ */
 async function checkPhaseHistory(node: LabNode, name: string, from: string, to: string, since: number, measuredMs: number, expectPath: RegExp): Promise<StateChange[]> {
   const { changes } = await stateChanges(node.uuid!);
   const p = phaseChanges(changes, from, to, since);
   say(`${node.name} ${name} ${secs(measuredMs)} (history: ${p.recordedS.toFixed(1)} s, ${p.path.join(' → ')})`);
   expect(p.path.join(' → '), `${node.name} ${name}: states`).toMatch(expectPath);
-  // The recorded time runs from the first change (just after the API call) to the last (just before
-  // the poll saw it): a little less than the measured time, never more.
-  expect(p.recordedS, `${node.name} ${name}: recorded duration vs measured ${secs(measuredMs)}`).toBeLessThanOrEqual(measuredMs / 1000 + 1);
-  expect(p.recordedS, `${node.name} ${name}: recorded duration vs measured ${secs(measuredMs)}`).toBeGreaterThanOrEqual(measuredMs / 1000 - 3);
+  // The durations add up to the span between the phase's first and last change as the history's own
+  // timestamps tell it (each is stored to the millisecond or the second: a second of rounding at each end).
+  const spanS = ((p.changes.at(-1) as StateChange).at - (p.changes[0] as StateChange).at) / 1000;
+  expect(Math.abs(p.recordedS - spanS), `${node.name} ${name}: recorded ${p.recordedS.toFixed(1)} s, history span ${spanS.toFixed(1)} s`).toBeLessThanOrEqual(2);
   return p.changes;
 }
 

@@ -1,6 +1,6 @@
 /**
- * A QEMU guest for the lab tests: started with the test's arguments (TCG: this host has no usable
- * KVM, see reference/lab-facts.md), its serial console collected, waited for with deadlines, driven
+ * A QEMU guest for the lab tests: started with the test's arguments (TCG: `/dev/kvm` can exist and
+ * still run no Debian kernel, see docs/lab.md), its serial console collected, waited for with deadlines, driven
  * over QMP, and killed by its PID.
  */
 import { type ChildProcess, spawn } from 'node:child_process';

@@ -7,6 +7,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { InventoryEntry } from '../../src/bmc/inventory.js';
+import { requireFreshBuild } from './build.js';
 import { REPO_ROOT } from './server.js';
 
 export interface RunningBmc {
@@ -18,15 +19,21 @@ export interface RunningBmc {
   stop(): Promise<void>;
 }
 
-/** Runs `ingot bmc` with `machines` (written to a machines file) and `args`, on free ports of 127.0.0.1. */
+/**
+ * Runs `ingot bmc` with `machines` (written to a machines file) and `args`, on free ports of 127.0.0.1.
+ * The random faults (`drop_rate`, `error_rate`) draw from a fixed seed, so that each run loses the same
+ * packets (`--fault-seed` in `args` chooses another).
+ */
 export async function startBmc(machines: unknown[], args: string[] = []): Promise<RunningBmc> {
+  requireFreshBuild(REPO_ROOT);
   const dir = await mkdtemp(path.join(tmpdir(), 'ingot-bmc-'));
   const machinesFile = path.join(dir, 'machines.json');
   const inventoryFile = path.join(dir, 'inventory.json');
   await writeFile(machinesFile, JSON.stringify(machines));
   const proc = spawn(
     process.execPath,
-    ['bin/ingot.js', 'bmc', '--machines', machinesFile, '--redfish-port', '0', '--ipmi-port-base', '0', '--inventory', inventoryFile, '--disk-dir', path.join(dir, 'disks'), '--log-level', process.env.INGOT_TEST_BMC_LOG ?? 'warn', ...args],
+    ['bin/ingot.js', 'bmc', '--machines', machinesFile, '--redfish-port', '0', '--ipmi-port-base', '0', '--inventory', inventoryFile, '--disk-dir', path.join(dir, 'disks'), '--log-level', process.env.INGOT_TEST_BMC_LOG ?? 'warn',
+      ...(args.includes('--fault-seed') ? [] : ['--fault-seed', '1']), ...args],
     { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const out: string[] = [];

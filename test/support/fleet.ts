@@ -2,7 +2,7 @@
 import { startBmc, type RunningBmc } from './bmc.js';
 import { serveFiles, type FileServer } from './files.js';
 import { apiOk } from './http.js';
-import { freePort, startServer, type RunningServer } from './server.js';
+import { startServer, type RunningServer } from './server.js';
 
 /** The node fields the waits read. */
 export interface FleetNode {
@@ -70,12 +70,11 @@ export async function startBootFleet(machines: unknown[], files: Readonly<Record
   };
   try {
     parts.files = await serveFiles(files);
-    const httpPort = await freePort();
     parts.ingot = await startServer({
       env: {
         INGOT_BOOT_HTTP_ENABLED: 'true',
         INGOT_BOOT_HTTP_HOST: '127.0.0.1',
-        INGOT_BOOT_HTTP_PORT: String(httpPort),
+        INGOT_BOOT_HTTP_PORT: '0',
         INGOT_BOOT_TFTP_SERVER: '127.0.0.1',
         INGOT_CONDUCTOR_AGENT_HEARTBEAT_TIMEOUT_S: '5',
         INGOT_CONDUCTOR_CHECK_PROVISION_STATE_INTERVAL_S: '2',
@@ -84,7 +83,7 @@ export async function startBootFleet(machines: unknown[], files: Readonly<Record
         ...env,
       },
     });
-    parts.bmc = await startBmc(machines, ['--boot-url', `http://127.0.0.1:${httpPort}`]);
+    parts.bmc = await startBmc(machines, ['--boot-url', `http://127.0.0.1:${parts.ingot.httpBootPort}`]);
   } catch (err) {
     await stop();
     throw err;

@@ -1,8 +1,12 @@
 /**
- * Starts the built `ingot serve` as a child process of the test process, on a free loopback port with
- * a temporary data directory, for tests that talk to Ingot over real sockets with real clients.
+ * Starts the built `ingot serve` as a child process of the test process, on loopback with a temporary
+ * data directory (and, with `dialect: 'postgres'`, a fresh PostgreSQL database dropped afterwards), for
+ * tests that talk to Ingot over real sockets with real clients.
  *
- * Needs `npm run build` (the `ingot` bin runs `dist/`); `npm ci` builds through `prepare`.
+ * The child binds port 0 and the URL comes from the line it prints (`ingot: API listening on …`), so no
+ * port is chosen here and later taken by someone else, also not at a restart after a kill -9 while other
+ * test files run. Needs a current `npm run build` (the `ingot` bin runs `dist/`); a missing or stale
+ * dist/ fails the test at once.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -11,34 +15,53 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { requireFreshBuild } from './build.js';
+import { freshPostgresDatabase, type Dialect, type PostgresDatabase } from './stores.js';
 
 /** The repository root (this file is test/support/server.ts, or dist/test/support/server.js). */
 export const REPO_ROOT = findRepoRoot(path.dirname(fileURLToPath(import.meta.url)));
 
 const BIN = path.join(REPO_ROOT, 'bin', 'ingot.js');
-const ENTRY = path.join(REPO_ROOT, 'dist', 'ingot.mjs');
 const LISTENING = /ingot: API listening on (http:\/\/\S+)/;
+const INSPECTOR_LISTENING = /ingot: ironic-inspector compatible API listening on (http:\/\/\S+)/;
+const HTTP_BOOT_LISTENING = /ingot: HTTP boot server listening on \S+ port (\d+)/;
+const TFTP_LISTENING = /ingot: TFTP server listening on \S+ port (\d+)/;
+/** How often a start whose fixed port someone else took meanwhile is tried again on another one. */
+const PORT_ATTEMPTS = 5;
 
 /** Options of {@link startServer}. */
 export interface StartServerOptions {
-  /** A `postgres://` URL; omitted means SQLite inside the data directory. */
-  databaseUrl?: string;
+  /** The database: SQLite inside the data directory (default) or a fresh PostgreSQL database. */
+  dialect?: Dialect;
   /** Extra environment for the child (merged over the test process's environment). */
   env?: Record<string, string>;
   /** Extra arguments after `serve …`. */
   args?: string[];
   /** Reuse this data directory instead of a fresh temporary one (it is then not removed). */
   dataDir?: string;
+  /**
+   * Run the ironic-inspector compatible listener too. Its port cannot be 0 (that switches it off), so
+   * a free one is chosen, and the start is tried again on another when someone took it meanwhile.
+   */
+  inspector?: boolean;
   /** How long to wait for the listening line, in milliseconds (default 20 000). */
   startTimeoutMs?: number;
 }
 
 /** A running `ingot serve` child. */
 export interface RunningServer {
-  /** Base URL, e.g. `http://127.0.0.1:40123` (no trailing slash). */
+  /** Base URL of the current child, e.g. `http://127.0.0.1:40123` (no trailing slash; a restart changes the port). */
   readonly url: string;
+  /** Base URL of the ironic-inspector compatible listener (with `inspector: true`). */
+  readonly inspectorUrl: string | undefined;
+  /** The port of the HTTP boot server (`INGOT_BOOT_HTTP_ENABLED=true`; give `INGOT_BOOT_HTTP_PORT=0`). */
+  readonly httpBootPort: number | undefined;
+  /** The port of the TFTP server (`INGOT_TFTP_ENABLED=true`; give `INGOT_TFTP_PORT=0`). */
+  readonly tftpPort: number | undefined;
   /** The data directory (kept across {@link RunningServer.restart}). */
   readonly dataDir: string;
+  /** The PostgreSQL URL the server uses (`dialect: 'postgres'`), kept across restarts. */
+  readonly databaseUrl: string | undefined;
   /** PID of the current child. */
   readonly pid: number;
   /** Everything the current child wrote to stdout and stderr so far. */
@@ -47,9 +70,9 @@ export interface RunningServer {
   stop(graceMs?: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** SIGKILL, then await exit. */
   kill9(): Promise<void>;
-  /** Start again on the same port and data directory (after stop or kill9; stops a running child first). */
+  /** Start again on the same data directory and database (after stop or kill9; stops a running child first). */
   restart(): Promise<void>;
-  /** Stop the child if running and remove the temporary data directory; safe to call twice. */
+  /** Stop the child if running, remove the temporary data directory and drop the database; safe to call twice. */
   dispose(): Promise<void>;
 }
 
@@ -60,28 +83,48 @@ interface Child {
   done: boolean;
 }
 
+/** What the child printed once it listened. */
+interface Listening {
+  url: string;
+  inspectorUrl?: string;
+  httpBootPort?: number;
+  tftpPort?: number;
+}
+
 const live = new Set<ChildProcess>();
 let exitHookInstalled = false;
 
 /** Starts `node bin/ingot.js serve` and resolves once it prints its listening line. */
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
-  if (!existsSync(ENTRY)) {
-    throw new Error(`${ENTRY} is missing: run \`npm run build\` first (npm ci does it through prepare)`);
-  }
+  requireFreshBuild(REPO_ROOT);
   installExitHook();
   const ownDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'ingot-test-')));
-  const port = await freePort();
-  const host = '127.0.0.1';
+  let database: PostgresDatabase | undefined;
   let child: Child | undefined;
+  let listening: Listening | undefined;
   let disposed = false;
 
-  const launch = async (): Promise<void> => {
-    const args = [BIN, 'serve', '--host', host, '--port', String(port), '--data-dir', dataDir];
-    if (options.databaseUrl) args.push('--database-url', options.databaseUrl);
+  const launchOnce = async (inspectorPort: number): Promise<Child> => {
+    const args = [BIN, 'serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir];
+    if (database) args.push('--database-url', database.url);
     args.push(...(options.args ?? []));
-    child = spawnChild(args, { ...process.env, INGOT_API_INSPECTOR_PORT: '0', ...options.env });
-    await waitListening(child, options.startTimeoutMs ?? 20_000);
+    const c = spawnChild(args, { ...process.env, ...options.env, INGOT_API_INSPECTOR_PORT: String(inspectorPort) });
+    child = c;
+    listening = await waitListening(c, options.startTimeoutMs ?? 20_000, inspectorPort !== 0);
+    return c;
+  };
+  const launch = async (): Promise<void> => {
+    for (let attempt = 1; ; attempt++) {
+      const inspectorPort = options.inspector ? await freePort() : 0;
+      try {
+        await launchOnce(inspectorPort);
+        return;
+      } catch (err) {
+        // Only the inspector's port is chosen here: when another process bound it first, take another.
+        if (!(inspectorPort !== 0 && attempt < PORT_ATTEMPTS && /EADDRINUSE/.test(String(err)))) throw err;
+      }
+    }
   };
 
   const stopChild = async (signal: NodeJS.Signals, graceMs = 15_000) => {
@@ -98,17 +141,36 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     }
     return c.exited;
   };
+  const cleanUp = async () => {
+    if (ownDir) await rm(dataDir, { recursive: true, force: true });
+    await database?.drop();
+  };
 
   try {
+    if (options.dialect === 'postgres') database = await freshPostgresDatabase('ingot_test_serve');
     await launch();
   } catch (err) {
-    if (ownDir) await rm(dataDir, { recursive: true, force: true });
+    await stopChild('SIGKILL');
+    await cleanUp();
     throw err;
   }
 
+  const now = () => listening as Listening;
   return {
-    url: `http://${host}:${port}`,
+    get url() {
+      return now().url;
+    },
+    get inspectorUrl() {
+      return now().inspectorUrl;
+    },
+    get httpBootPort() {
+      return now().httpBootPort;
+    },
+    get tftpPort() {
+      return now().tftpPort;
+    },
     dataDir,
+    databaseUrl: database?.url,
     get pid() {
       return child?.proc.pid ?? -1;
     },
@@ -125,12 +187,16 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       if (disposed) return;
       disposed = true;
       await stopChild('SIGTERM');
-      if (ownDir) await rm(dataDir, { recursive: true, force: true });
+      await cleanUp();
     },
   };
 }
 
-/** A free TCP port on 127.0.0.1 (bound and released). */
+/**
+ * A TCP port of 127.0.0.1 that was free a moment ago (bound and released). Only for what must name a
+ * port before it exists and cannot report one: a port nobody listens on, or a peer that takes no port 0;
+ * Ingot's own servers bind port 0 and say which port they got.
+ */
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
@@ -168,19 +234,46 @@ function spawnChild(args: string[], env: NodeJS.ProcessEnv): Child {
   return child;
 }
 
-async function waitListening(child: Child, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (LISTENING.test(child.out.join(''))) return;
-    if (child.done) {
-      const { code, signal } = await child.exited;
-      throw new Error(`ingot serve exited (code ${code}, signal ${signal}) before listening:\n${tail(child)}`);
-    }
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  child.proc.kill('SIGKILL');
-  await child.exited;
-  throw new Error(`ingot serve did not print its listening line within ${timeoutMs} ms:\n${tail(child)}`);
+/** Resolves with what the child reports once it listens; rejects with its output when it exits or takes too long. */
+function waitListening(child: Child, timeoutMs: number, withInspector: boolean): Promise<Listening> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      const text = child.out.join('');
+      const api = LISTENING.exec(text);
+      const inspector = INSPECTOR_LISTENING.exec(text);
+      // The inspector's line follows the API's.
+      if (!api || (withInspector && !inspector)) return;
+      done();
+      const http = HTTP_BOOT_LISTENING.exec(text);
+      const tftp = TFTP_LISTENING.exec(text);
+      resolve({
+        url: api[1] as string,
+        ...(inspector ? { inspectorUrl: inspector[1] as string } : {}),
+        ...(http ? { httpBootPort: Number(http[1]) } : {}),
+        ...(tftp ? { tftpPort: Number(tftp[1]) } : {}),
+      });
+    };
+    const onExit = ({ code, signal }: { code: number | null; signal: NodeJS.Signals | null }) => {
+      done();
+      reject(new Error(`ingot serve exited (code ${code}, signal ${signal}) before listening:\n${tail(child)}`));
+    };
+    const timer = setTimeout(() => {
+      done();
+      child.proc.kill('SIGKILL');
+      void child.exited.then(() => reject(new Error(`ingot serve did not print its listening line within ${timeoutMs} ms:\n${tail(child)}`)));
+    }, timeoutMs);
+    let finished = false;
+    const done = () => {
+      finished = true;
+      clearTimeout(timer);
+      child.proc.stdout?.off('data', check);
+    };
+    child.proc.stdout?.on('data', check);
+    void child.exited.then((r) => {
+      if (!finished) onExit(r);
+    });
+    check();
+  });
 }
 
 function tail(child: Child): string {

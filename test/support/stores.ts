@@ -50,6 +50,30 @@ function withDatabase(url: string, name: string): string {
   return u.toString();
 }
 
+/** A fresh, empty PostgreSQL database on the test server (see {@link testPgUrl}) and how to drop it. */
+export interface PostgresDatabase {
+  /** Its `postgres://` URL, for a store or `ingot serve --database-url`. */
+  url: string;
+  /** Drops it (closing whatever is still connected). */
+  drop(): Promise<void>;
+}
+
+/** Creates a uniquely named, empty PostgreSQL database; the caller drops it. */
+export async function freshPostgresDatabase(prefix = 'ingot_test'): Promise<PostgresDatabase> {
+  const admin = testPgUrl();
+  const name = `${prefix}_${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+  const run = async (statement: string) => {
+    const client = await adminClient(admin);
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end().catch(() => {});
+    }
+  };
+  await run(`CREATE DATABASE "${name}"`);
+  return { url: withDatabase(admin, name), drop: () => run(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
+}
+
 /** Opens a fresh, empty, migrated store on `dialect`. */
 export async function openTestStore(dialect: Dialect): Promise<TestStore> {
   if (dialect === 'sqlite') {
@@ -62,24 +86,12 @@ export async function openTestStore(dialect: Dialect): Promise<TestStore> {
       },
     });
   }
-  const url = testPgUrl();
-  const name = `ingot_test_${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-  const admin = await adminClient(url);
-  try {
-    await admin.query(`CREATE DATABASE "${name}"`);
-  } finally {
-    await admin.end();
-  }
-  const store = await openStore({ url: withDatabase(url, name), poolSize: 4 });
+  const db = await freshPostgresDatabase();
+  const store = await openStore({ url: db.url, poolSize: 4 });
   return Object.assign(store, {
     async destroy() {
       await store.close();
-      const again = await adminClient(url);
-      try {
-        await again.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      } finally {
-        await again.end();
-      }
+      await db.drop();
     },
   });
 }
@@ -101,21 +113,10 @@ export async function emptyDatabase(dialect: Dialect): Promise<EmptyDatabase> {
       drop: async () => rmSync(dir, { recursive: true, force: true }),
     };
   }
-  const admin = testPgUrl();
-  const name = `ingot_test_mig_${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-  const run = async (statement: string) => {
-    const client = await adminClient(admin);
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end().catch(() => {});
-    }
-  };
-  await run(`CREATE DATABASE "${name}"`);
-  const url = withDatabase(admin, name);
+  const db = await freshPostgresDatabase('ingot_test_mig');
   return {
-    open: () => openPostgresDialect({ url, poolSize: 2 }),
-    store: { url, poolSize: 2 },
-    drop: () => run(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+    open: () => openPostgresDialect({ url: db.url, poolSize: 2 }),
+    store: { url: db.url, poolSize: 2 },
+    drop: db.drop,
   };
 }

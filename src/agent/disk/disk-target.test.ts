@@ -1,17 +1,12 @@
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, open, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DIRECT_ALIGN, alignedBuffers, openDisk } from './disk-target.js';
+import { requireDirectIo } from './test-support.js';
 
 const MIB = 1024 * 1024;
-
-/** The file system type `dir` lives on (findmnt, util-linux; of mounts stacked there, the last is the visible one). */
-function fsType(dir: string): string {
-  return execFileSync('findmnt', ['-n', '-o', 'FSTYPE', '-T', dir], { encoding: 'utf8' }).trim().split('\n').pop()!.trim();
-}
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -39,9 +34,7 @@ function alignedRandom(bytes: number): Buffer {
 describe('DiskTarget.writeDirect', () => {
   it('writes aligned blocks around the page cache and the unaligned tail through it', async () => {
     const tmp = os.tmpdir();
-    const type = fsType(tmp);
-    // ext4, xfs and btrfs take O_DIRECT (tmpfs since Linux 6.6).
-    expect(['ext4', 'xfs', 'btrfs'], `${tmp} is on ${type}: this test needs a temporary directory on a file system that takes O_DIRECT`).toContain(type);
+    await requireDirectIo(tmp);
     const file = await diskFile(tmp, 8 * MIB);
     const data = alignedRandom(2 * MIB + 100);
     const disk = await openDisk(file);
@@ -62,6 +55,7 @@ describe('DiskTarget.writeDirect', () => {
   });
 
   it('goes on through the page cache once the kernel refuses a direct write (memory not aligned)', async () => {
+    await requireDirectIo(os.tmpdir(), { outsideTheCache: true });
     const file = await diskFile(os.tmpdir(), 4 * MIB);
     // One byte past a 16-byte aligned malloc block: never on a page boundary, which O_DIRECT needs.
     const unaligned = Buffer.alloc(MIB + 1).subarray(1);

@@ -139,9 +139,7 @@ describe('downloadImage', () => {
       }
     });
     await expect(downloadImage(`${url}/short`, { sink: collector().sink })).rejects.toThrow(/closed the connection after \d+ bytes of the body/);
-    const started = Date.now();
     await expect(downloadImage(`${url}/stall`, { sink: collector().sink, timeoutMs: 200 })).rejects.toThrow(/no data from 127\.0\.0\.1:\d+ for 200 ms/);
-    expect(Date.now() - started).toBeLessThan(2000);
     const ac = new AbortController();
     setTimeout(() => ac.abort(new Error('stopped by the test')), 50);
     await expect(downloadImage(`${url}/stall`, { sink: collector().sink, signal: ac.signal })).rejects.toThrow('stopped by the test');

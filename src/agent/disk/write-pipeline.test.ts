@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDisk, type DiskTarget } from './disk-target.js';
+import { requireDirectIo } from './test-support.js';
 import { SPARSE_BLOCK, WritePipeline } from './write-pipeline.js';
 
 const KIB = 1024;
@@ -222,6 +223,7 @@ describe('WritePipeline on a disk file', () => {
   });
 
   it('writes around the page cache on a file system that takes O_DIRECT, only the tail through it', async () => {
+    await requireDirectIo(os.tmpdir(), { outsideTheCache: true });
     dir = await mkdtemp(path.join(os.tmpdir(), 'ingot-write-pipeline-'));
     const file = path.join(dir, 'disk.img');
     const fh = await open(file, 'w');

@@ -2,7 +2,7 @@ import { watch } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { isTemporaryName, writeFileAtomic } from './atomic-write.js';
 
 describe('writeFileAtomic', () => {
@@ -45,7 +45,8 @@ describe('writeFileAtomic', () => {
     const watcher = watch(dir, (_event, name) => name && names.push(name));
     try {
       await writeFileAtomic(file, 'x\n');
-      await new Promise((r) => setTimeout(r, 50));
+      // The rename onto x.conf is the write's last step: its event comes after the temporary file's.
+      await vi.waitUntil(() => names.includes('x.conf'), { timeout: 5000 });
     } finally {
       watcher.close();
     }

@@ -58,7 +58,7 @@ export function renderManagedConfig(s: ManagedDnsmasqSettings): string {
     'log-dhcp',
     'log-facility=-',
     // NOTE: without no-ping dnsmasq probes an address with ICMP echo for ~3 s before its first OFFER
-    // (measured: PXE 28 s -> 13 s together with the two iPXE settings below, reference/lab-facts.md).
+    // (measured in the lab: PXE 28 s -> 13 s together with the two iPXE settings below; docs/lab.md).
     'no-ping',
     // iPXE says who it is by user class "iPXE" and by sending option 175 (ipxe.org/howto/dhcpd).
     'dhcp-userclass=set:ipxe,iPXE',

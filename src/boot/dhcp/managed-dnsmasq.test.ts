@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { processCommandLine } from './dnsmasq-pid.js';
 import { ManagedDnsmasq, type ManagedDnsmasqOptions } from './managed-dnsmasq.js';
 
@@ -25,6 +25,8 @@ function managed(dnsmasqPath: string, extra: Partial<ManagedDnsmasqOptions> = {}
   return m;
 }
 const gone = async (pid: number) => (await processCommandLine(pid)) === undefined;
+/** Waits until the process `pid` runs its program: its command line names `conf` (not yet while it is still being exec'd). */
+const runs = (pid: number, conf: string) => vi.waitUntil(async () => (await processCommandLine(pid))?.includes(conf) ?? false, { timeout: 10_000, interval: 10 });
 
 beforeEach(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'ingot-managed-'));
@@ -93,7 +95,7 @@ describe('managed dnsmasq', () => {
     const configFile = path.join(dir, 'dnsmasq.conf');
     const leftover = spawn(await fake('setInterval(() => {}, 1000);'), ['--no-daemon', `--conf-file=${configFile}`], { stdio: 'ignore' });
     strays.push(leftover);
-    await new Promise((r) => setTimeout(r, 200));
+    await runs(leftover.pid as number, `--conf-file=${configFile}`);
     await writeFile(path.join(dir, 'dnsmasq.pid'), `${leftover.pid}\n`);
     const exited = new Promise((r) => leftover.once('exit', r));
     await managed(await fake(READY)).start();
@@ -102,7 +104,7 @@ describe('managed dnsmasq', () => {
 
     const unrelated = spawn(await fake('setInterval(() => {}, 1000);'), ['--conf-file=/elsewhere.conf'], { stdio: 'ignore' });
     strays.push(unrelated);
-    await new Promise((r) => setTimeout(r, 200));
+    await runs(unrelated.pid as number, '--conf-file=/elsewhere.conf');
     await Promise.all(started.splice(0).map((m) => m.close()));
     await writeFile(path.join(dir, 'dnsmasq.pid'), `${unrelated.pid}\n`);
     await managed(await fake(READY)).start();

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { biosConformance } from '../interfaces/bios.case.js';
 import { bootConformance } from '../interfaces/boot.case.js';
 import { sampleTask } from '../interfaces/case-support.js';
@@ -34,10 +34,20 @@ firmwareConformance('fake', fakeFirmware);
 
 describe('fake specifics', () => {
   it('power waits fake_power_delay seconds', async () => {
-    const task = sampleTask({ driver_info: { fake_power_delay: 0.15 } });
-    const t0 = Date.now();
-    await fakePower().setPowerState(task, 'power on');
-    expect(Date.now() - t0).toBeGreaterThanOrEqual(140);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const task = sampleTask({ driver_info: { fake_power_delay: 0.15 } });
+      let done = false;
+      const pending = fakePower().setPowerState(task, 'power on').then(() => (done = true));
+      await vi.advanceTimersByTimeAsync(149);
+      expect(done).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      await pending;
+      expect(done).toBe(true);
+      expect(task.node.driver_internal_info.fake_power_state).toBe('power on');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('a delay is cut short when the task is abandoned', async () => {

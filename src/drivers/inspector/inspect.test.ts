@@ -98,10 +98,8 @@ describe('InspectorClient', () => {
   it('gives up after its timeout, and at once when the caller aborts', async () => {
     fake.hang = true;
     try {
-      const started = Date.now();
       const err = await rejection(new InspectorClient({ url: fake.url, timeoutMs: 300 }).status(UUID));
       expect(err.message).toMatch(/\(GET \/v1\/introspection\/[^)]+\) did not answer within 0\.3 s\. Check that the service runs/);
-      expect(Date.now() - started).toBeLessThan(5000);
       const ac = new AbortController();
       const pending = new InspectorClient({ url: fake.url, timeoutMs: 60_000 }).status(UUID, ac.signal);
       ac.abort(new Error('conductor stopping'));

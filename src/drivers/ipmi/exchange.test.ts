@@ -1,6 +1,6 @@
 import { createSocket } from 'node:dgram';
 import type { Socket } from 'node:dgram';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { exchange, ExchangeTimeout } from './exchange.js';
 import { UdpEndpoint } from './udp-endpoint.js';
 
@@ -19,6 +19,7 @@ async function peer(answer: (n: number, d: Buffer) => Buffer | undefined): Promi
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
+  vi.useRealTimers();
   await Promise.all(cleanups.splice(0).map((c) => c()));
 });
 
@@ -55,15 +56,25 @@ describe('exchange', () => {
     expect(got).toBe('ok');
   });
 
-  it('times out at the deadline with the number of transmissions', async () => {
+  it('times out at the deadline with the number of transmissions, doubling the wait between them', async () => {
     const p = await peer(() => undefined);
     cleanups.push(() => new Promise((r) => p.socket.close(() => r())));
-    const err = await exchange(setup(), { ip: '127.0.0.1', port: p.port }, () => Buffer.from('q'), () => undefined, {
-      deadline: Date.now() + 200, initialTimeoutMs: 20, signal: new AbortController().signal,
+    // On a virtual clock (the datagrams still go over real UDP): sends at 0, 20, 60 and 140 ms, then the
+    // deadline at 200 ms ends it.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const start = Date.now();
+    const sentAt: number[] = [];
+    const outcome = exchange(setup(), { ip: '127.0.0.1', port: p.port }, (n) => (sentAt.push(Date.now() - start), Buffer.from(`q${n}`)), () => undefined, {
+      deadline: start + 200, initialTimeoutMs: 20, signal: new AbortController().signal,
     }).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(200);
+    const err = await outcome;
     expect(err).toBeInstanceOf(ExchangeTimeout);
-    expect((err as ExchangeTimeout).sends).toBeGreaterThanOrEqual(3); // 20, 40, 80 ms… within 200 ms
-    expect(p.received.length).toBe((err as ExchangeTimeout).sends);
+    expect((err as ExchangeTimeout).sends).toBe(4);
+    expect(sentAt).toEqual([0, 20, 60, 140]);
+    vi.useRealTimers();
+    await vi.waitUntil(() => p.received.length === 4, { timeout: 5000 });
+    expect(p.received.map(String)).toEqual(['q1', 'q2', 'q3', 'q4']);
   });
 
   it('stops on abort with the signal reason', async () => {

@@ -214,11 +214,20 @@ describe('Redfish client: retries', () => {
 
   it('retries a refused connection until the BMC listens', async () => {
     const port = await freePort();
-    const client = clientOf(pool({ connection_retry_interval_ms: 40, max_retry_interval_ms: 200, connection_attempts: 6 }), { redfish_address: `http://127.0.0.1:${port}` });
-    const pending = client.get('/redfish/v1/Systems/1');
-    await new Promise((r) => setTimeout(r, 60));
-    await serve((app) => app.get('/redfish/v1/Systems/1', async () => ({ PowerState: 'On' })), { port });
-    expect((await pending)['PowerState']).toBe('On');
+    // The BMC starts listening once the client was refused and waits to try again.
+    let listening: Promise<unknown> | undefined;
+    const refusals: string[] = [];
+    const p = new RedfishClientPool({
+      settings: { ...FAST, connection_retry_interval_ms: 40, max_retry_interval_ms: 200, connection_attempts: 6 },
+      onRetry: (e) => {
+        refusals.push(e.reason);
+        listening ??= serve((app) => app.get('/redfish/v1/Systems/1', async () => ({ PowerState: 'On' })), { port });
+      },
+    });
+    cleanups.push(() => p.close());
+    const answer = await clientOf(p, { redfish_address: `http://127.0.0.1:${port}` }).get('/redfish/v1/Systems/1');
+    expect(answer['PowerState']).toBe('On');
+    expect(refusals[0]).toMatch(/ECONNREFUSED/);
   });
 
   it('gives up after the configured attempts with a clear message', async () => {
@@ -255,12 +264,19 @@ describe('Redfish client: retries', () => {
   it('stops waiting between retries when the task is abandoned', async () => {
     const { url } = await serve((app) => app.get('/x', async (_req, reply) => reply.code(503).send()));
     const ctrl = new AbortController();
-    const client = clientOf(pool({ connection_retry_interval_ms: 10_000, max_retry_interval_ms: 10_000 }), { redfish_address: url });
-    const t0 = Date.now();
-    const pending = client.get('/x', ctrl.signal);
-    setTimeout(() => ctrl.abort(new Error('conductor stopping')), 50);
-    await expect(pending).rejects.toThrow('conductor stopping');
-    expect(Date.now() - t0).toBeLessThan(2000);
+    // The retry interval is longer than the test may take: only the abort can end the wait, which
+    // comes once the client is told of its first retry and has begun to wait.
+    const waits: number[] = [];
+    const p = new RedfishClientPool({
+      settings: { ...FAST, connection_retry_interval_ms: 3_600_000, max_retry_interval_ms: 3_600_000 },
+      onRetry: (e) => {
+        waits.push(e.delayMs);
+        setImmediate(() => ctrl.abort(new Error('conductor stopping')));
+      },
+    });
+    cleanups.push(() => p.close());
+    await expect(clientOf(p, { redfish_address: url }).get('/x', ctrl.signal)).rejects.toThrow('conductor stopping');
+    expect(waits).toEqual([3_600_000]);
   });
 });
 

@@ -1,6 +1,6 @@
 /**
  * Whether KVM can run the lab's machines. `/dev/kvm` can exist and still run only specially built guest
- * kernels (a nested-virtualisation layer; Debian's kernels hang or crash under it, reference/lab-facts.md),
+ * kernels (a software nested-virtualisation layer: Debian's kernels hang or crash under it; docs/lab.md),
  * so its presence proves nothing: the probe boots the lab's test image with the accelerator asked for and
  * waits for the image's marker on the serial console. Used by `ingot lab up --accel auto`.
  */

@@ -53,7 +53,7 @@ export function labUrls(ports: LabPorts): { api: string; boot: string; redfish: 
 
 /**
  * The configuration file of the lab's `ingot serve`. The managed dnsmasq gets the three settings that
- * make iPXE boots fast (reference/lab-facts.md): `no-ping` and iPXE's no-pxedhcp option are always in
+ * make iPXE boots fast (docs/lab.md): `no-ping` and iPXE's no-pxedhcp option are always in
  * its configuration; router advertisements are switched on here (the bridge carries an IPv6 prefix).
  */
 export function labIngotConfig(input: LabIngotConfigInput): LabIngotConfig {

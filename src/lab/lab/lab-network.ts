@@ -49,7 +49,7 @@ export async function createLabNetwork(ns: string, machines: number): Promise<La
     await inNs('link', 'set', 'lo', 'up');
     await shortOrphanRetries(ns);
     // NOTE: no STP and no forwarding delay: a port forwards as soon as QEMU opens its tap, so the
-    // firmware's first DHCP DISCOVER is not lost in a listening/learning phase (reference/lab-facts.md).
+    // firmware's first DHCP DISCOVER is not lost in a listening/learning phase (docs/lab.md).
     await inNs('link', 'add', net.bridge, 'type', 'bridge', 'stp_state', '0', 'forward_delay', '0');
     await inNs('addr', 'add', `${LAB_NET.bridgeAddress}/${LAB_NET.bridgePrefix}`, 'dev', net.bridge);
     // An IPv6 prefix for dnsmasq to advertise: iPXE waits for an IPv6 router before it goes on, and

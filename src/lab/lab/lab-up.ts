@@ -10,8 +10,8 @@
  *
  * Process model: both processes are children of the caller, started in their own session (a Ctrl-C in
  * the caller's terminal does not reach them; the caller decides) with their PIDs, start times and
- * command lines recorded in `lab.json`. NOTE: PID 1 on these hosts does not reap orphans
- * (reference/lab-facts.md), so the caller should stay up while the lab runs and call `labDown` before
+ * command lines recorded in `lab.json`. NOTE: where PID 1 does not reap orphans (a container
+ * whose PID 1 is no init), the caller should stay up while the lab runs and call `labDown` before
  * it exits; a caller that leaves instead ({@link Lab.detach}) leaves zombies behind once the lab is
  * stopped, which are harmless but stay until the host restarts. QEMU processes are children of
  * `ingot bmc`, dnsmasq of `ingot serve`; `labDown` also finds them after those were killed.

@@ -4,7 +4,7 @@
  * NOTE: PIDs wrap around, so a PID recorded by an earlier run may name an unrelated process now: a
  * process is the lab's only while its start time (/proc/PID/stat field 22) and the start of its
  * command line still match what was recorded. Zombies count as gone: on hosts whose PID 1 does not
- * reap orphans (reference/lab-facts.md), a stopped process whose parent is gone stays a zombie forever.
+ * reap orphans (a container whose PID 1 is no init), a stopped process whose parent is gone stays a zombie forever.
  */
 import { readdir, readFile } from 'node:fs/promises';
 
