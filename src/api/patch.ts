@@ -8,6 +8,7 @@
  */
 import jsonpatch from 'fast-json-patch';
 import type { Operation } from 'fast-json-patch';
+import { pythonRepr } from '../protocol/python-repr.js';
 import { fail } from '../shared/errors.js';
 
 export interface PatchOp {
@@ -94,19 +95,6 @@ function patchFailure(p: PatchOp, err: unknown): string {
   }
   const message = err instanceof Error ? err.message.split('\n')[0] : String(err);
   return message ?? 'the path does not exist';
-}
-
-/** A value written the way Python prints it (Ironic's messages quote patches as Python dicts). */
-export function pythonRepr(value: unknown): string {
-  if (value === null || value === undefined) return 'None';
-  if (value === true) return 'True';
-  if (value === false) return 'False';
-  if (typeof value === 'string') return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
-  if (Array.isArray(value)) return `[${value.map(pythonRepr).join(', ')}]`;
-  if (typeof value === 'object') {
-    return `{${Object.entries(value).map(([k, v]) => `${pythonRepr(k)}: ${pythonRepr(v)}`).join(', ')}}`;
-  }
-  return String(value);
 }
 
 /**

@@ -9,6 +9,7 @@
  */
 import type { BootDevice, InterfaceName, JsonObject, Node, Port, Portgroup } from '../domain/node.js';
 import type { ProvisionVerb } from '../domain/states.js';
+import type { RequestedStep } from '../protocol/api/steps.js';
 import type { AgentLookup } from './agent-callbacks.js';
 import type { NodeChanges, NodeCreate, PortChanges, PortCreate, PortgroupChanges, PortgroupCreate } from '../db/store.js';
 import type { BootMode, VirtualMediaInfo, VmediaDeviceType } from '../drivers/interfaces/management.js';
@@ -28,11 +29,17 @@ export interface VirtualMediaAttach {
 
 export type PowerTarget = 'power on' | 'power off' | 'rebooting' | 'soft power off' | 'soft rebooting';
 
+/**
+ * The arguments of a provision verb, checked by the API against `protocol/api/` (which verb takes which,
+ * the step schemas, a non-blank rescue password); the conductor checks the node's state.
+ */
 export interface ProvisionOptions {
-  configdrive?: unknown;
-  clean_steps?: JsonObject[];
-  deploy_steps?: JsonObject[];
-  service_steps?: JsonObject[];
+  /** A gzipped, base64-encoded ISO or a URL, or (1.56) the JSON to build one from. */
+  configdrive?: string | JsonObject;
+  clean_steps?: RequestedStep[];
+  deploy_steps?: RequestedStep[];
+  service_steps?: RequestedStep[];
+  /** Given (and not blank) for `rescue`. */
   rescue_password?: string;
   disable_ramdisk?: boolean;
 }

@@ -38,7 +38,7 @@ export function nodeTraitRoutes(app: FastifyInstance, deps: ApiDeps): void {
   app.put<IdParams>('/v1/nodes/:node/traits', async (req, reply) => {
     requireUrlVersion(req.apiMinor, 37);
     const body = checkBody('traits request', req.body, TraitsBody);
-    const traits = (body.traits as unknown[]).map(validateTrait);
+    const traits = body.traits.map(validateTrait);
     const node = await getNode(deps, req.params.node, req.apiMinor);
     await deps.conductor.setTraits(node.uuid, [...new Set(traits)]);
     return reply.code(204).send();
