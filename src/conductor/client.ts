@@ -9,6 +9,7 @@
  */
 import type { BootDevice, InterfaceName, JsonObject, Node, Port, Portgroup } from '../domain/node.js';
 import type { ProvisionVerb } from '../domain/states.js';
+import type { HeartbeatRequest } from '../protocol/agent/lookup.js';
 import type { RequestedStep } from '../protocol/api/steps.js';
 import type { AgentLookup } from './agent-callbacks.js';
 import type { NodeChanges, NodeCreate, PortChanges, PortCreate, PortgroupChanges, PortgroupCreate } from '../db/store.js';
@@ -102,8 +103,8 @@ export interface ConductorClient {
    * (`******` after). NodeNotFound when no single node in an agent state matches; NodeLocked while busy.
    */
   lookupAgent(macs: readonly string[], nodeUuid?: string): Promise<AgentLookup>;
-  /** `POST /v1/heartbeat/{node}`: InvalidParameterValue for a bad body or token; NodeLocked while busy. */
-  agentHeartbeat(ident: string, body: unknown): Promise<void>;
+  /** `POST /v1/heartbeat/{node}` (checked by the API): InvalidParameterValue for a wrong token or a changed URL; NodeLocked while busy. */
+  agentHeartbeat(ident: string, heartbeat: HeartbeatRequest): Promise<void>;
   /**
    * Starts a boot mode change (`PUT …/states/boot_mode`, 202): InvalidState (409) while the node is
    * transitioning, InvalidParameterValue for a mode the interface does not offer, UnsupportedDriverExtension

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, it, expect } from 'vitest';
 import type { IngotError } from '../shared/errors.js';
-import { InspectionDataError, jsonPath, PAYLOAD_LIMITS, validateInspectionPayload } from './validate.js';
+import { PAYLOAD_LIMITS } from '../protocol/agent/inventory.js';
+import { InspectionDataError, jsonPath, validateInspectionPayload } from './validate.js';
 
 const SAMPLE = JSON.parse(readFileSync('/work/shared/reference/ipa-inventory-sample.json', 'utf8')) as Record<string, unknown>;
 

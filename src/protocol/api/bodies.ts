@@ -5,19 +5,10 @@
  * their string spellings as Ironic does (`boolish`, read by `shared/strict-bool.ts`). Which fields a given
  * microversion accepts is decided by the server, not here. The API checks them with `api/validate.ts`.
  */
-import { Type, type Static, type TSchema } from 'typebox';
-import type { JsonObject } from '../../shared/json.js';
+import { Type, type Static } from 'typebox';
+import { boolish, jsonObject, nullable, optionalString as str, stringEnum } from '../schema-kit.js';
 
-/** `T` or JSON null. */
-export const nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
-/** A free-form JSON object (`extra`, `driver_info`, …). */
-export const jsonObject = () => Type.Unsafe<JsonObject>(Type.Object({}));
-/** A string out of `values` (JSON Schema `{type: string, enum}`, as Ironic's schemas write it). */
-export const stringEnum = <const V extends readonly string[]>(values: V) => Type.Unsafe<V[number]>(Type.String({ enum: [...values] }));
-const str = () => Type.Optional(nullable(Type.String()));
 const dict = () => Type.Optional(nullable(jsonObject()));
-/** A boolean, or one of its string spellings (`"true"`, `"off"`, …), or null. */
-export const boolish = () => Type.Optional(Type.Union([Type.Boolean(), Type.String(), Type.Null()]));
 
 /** The `<x>_interface` fields of a node. */
 const interfaceFields = {

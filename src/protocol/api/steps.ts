@@ -8,7 +8,7 @@
  */
 import { Type, type Static } from 'typebox';
 import type { JsonObject } from '../../shared/json.js';
-import { jsonObject, stringEnum } from './bodies.js';
+import { jsonObject, stringEnum } from '../schema-kit.js';
 
 /** Interfaces whose clean and deploy steps a user may request (Ironic's `CLEANING_INTERFACE_PRIORITY`). */
 export const CLEAN_STEP_INTERFACES = ['vendor', 'power', 'management', 'firmware', 'deploy', 'bios', 'raid'] as const;
