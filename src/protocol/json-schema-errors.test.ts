@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { Type, type TSchema } from 'typebox';
+import type { TSchema } from 'typebox';
+import * as Type from 'typebox/type';
 import { describe, expect, it } from 'vitest';
 import { VmediaAttachBody } from './api/bodies.js';
 import { CleanStepsBody, DeployStepsBody, ServiceStepsBody } from './api/steps.js';

@@ -1,8 +1,11 @@
 /**
  * Building blocks of the wire schemas of `protocol/` (TypeBox, so each schema is a JSON Schema and a
- * TypeScript type at once): the shapes Ironic's bodies use over and over.
+ * TypeScript type at once): the shapes Ironic's bodies use over and over. `protocol/` builds its schemas
+ * with TypeBox's type builder alone (`typebox/type`): the agent's bundle carries it (+27 KB) where all of
+ * TypeBox would add 220 KB and ~10 ms to every start of the ramdisk agent.
  */
-import { Type, type TSchema } from 'typebox';
+import type { TSchema } from 'typebox';
+import * as Type from 'typebox/type';
 import type { JsonObject } from '../shared/json.js';
 
 /** `T` or JSON null. */

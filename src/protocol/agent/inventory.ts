@@ -4,7 +4,7 @@
  * Ingot read the same document. Sizes are bytes, speeds Mbit/s; unknown values are null. The interfaces
  * describe what Ingot's agent sends; {@link InspectionPayloadBody} is what the server accepts.
  */
-import { Type } from 'typebox';
+import * as Type from 'typebox/type';
 
 export interface Inventory {
   cpu: InventoryCpu;

@@ -9,7 +9,8 @@
  * server offers (lookup at most {@link AGENT_TOKEN_API_VERSION}, heartbeat at most
  * {@link AGENT_MAX_KNOWN_API_VERSION}).
  */
-import { Type, type Static } from 'typebox';
+import type { Static } from 'typebox';
+import * as Type from 'typebox/type';
 import { optionalString } from '../schema-kit.js';
 
 /** The API version that added `agent_version` to heartbeats. */

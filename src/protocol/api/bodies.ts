@@ -5,7 +5,8 @@
  * their string spellings as Ironic does (`boolish`, read by `shared/strict-bool.ts`). Which fields a given
  * microversion accepts is decided by the server, not here. The API checks them with `api/validate.ts`.
  */
-import { Type, type Static } from 'typebox';
+import type { Static } from 'typebox';
+import * as Type from 'typebox/type';
 import { boolish, jsonObject, nullable, optionalString as str, stringEnum } from '../schema-kit.js';
 
 const dict = () => Type.Optional(nullable(jsonObject()));

@@ -4,7 +4,8 @@
  * actions. Which operators exist, their arguments and templates are checked by
  * `inspector/rules/inspection-rules.ts`.
  */
-import { Type, type Static } from 'typebox';
+import type { Static } from 'typebox';
+import * as Type from 'typebox/type';
 import type { Json, JsonObject } from '../../shared/json.js';
 
 /** A JSON list or dict. */

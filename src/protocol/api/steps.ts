@@ -6,7 +6,8 @@
  * `order`, `execute_on_child_nodes` and `limit_child_node_execution` (runbooks, child nodes); Ingot has
  * neither, so a step naming them is refused as an unknown key rather than run without them.
  */
-import { Type, type Static } from 'typebox';
+import type { Static } from 'typebox';
+import * as Type from 'typebox/type';
 import type { JsonObject } from '../../shared/json.js';
 import { jsonObject, stringEnum } from '../schema-kit.js';
 

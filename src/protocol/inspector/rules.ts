@@ -4,7 +4,8 @@
  * `inspector/rules/legacy-rules.ts`. `POST /v1/continue` takes the inspection payload of
  * `protocol/agent/inventory.ts`; starting an introspection takes no body.
  */
-import { Type, type Static } from 'typebox';
+import type { Static } from 'typebox';
+import * as Type from 'typebox/type';
 
 /** `POST /v1/rules`: a legacy rule as sent (and as stored). */
 export const LegacyRuleBody = Type.Object(
