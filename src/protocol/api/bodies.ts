@@ -199,3 +199,19 @@ export const VmediaAttachBody = Type.Object(
   { additionalProperties: false },
 );
 export type VmediaAttachBody = Static<typeof VmediaAttachBody>;
+
+/** The operations a JSON Patch (RFC 6902) may use on Ironic's resources. */
+export const PATCH_OPS = ['add', 'replace', 'remove'] as const;
+/** A patch path: a JSON pointer of word characters and dashes (`/driver_info/ipmi_address`). */
+export const PATCH_PATH = '^(/[\\w-]+)+$';
+
+/**
+ * `PATCH` of a node, port, port group, chassis or inspection rule: Ironic's `args.patch` schema. The API
+ * checks it with its own messages (`api/patch.ts` `parsePatch`), and that `add` and `replace` carry a value.
+ * NOTE: Ironic's schema refuses other keys in an operation (`from`); Ingot ignores them.
+ */
+export const PatchBody = Type.Array(
+  Type.Object({ path: Type.String({ pattern: PATCH_PATH }), op: stringEnum(PATCH_OPS), value: Type.Optional(Type.Unknown()) }),
+);
+/** One operation of a {@link PatchBody}. */
+export type PatchOperation = Static<typeof PatchBody>[number];
