@@ -2,7 +2,8 @@
 # Prepares a Debian 12 machine (as root) for Ingot's tests: installs what is missing of PostgreSQL,
 # Debian's real OpenStack clients (the compatibility tests drive Ingot with them), the BMC peers
 # (ipmitool and ipmi_sim drive and answer Ingot's IPMI, python3-sushy drives its Redfish emulator), the real
-# ironic-inspector (the `inspector` inspect interface delegates to it) and
+# ironic-inspector (the `inspector` inspect interface delegates to it), python3-jsonschema (the errors of
+# Ironic's jsonschema checks are compared with it) and
 # QEMU with its firmware (the qemu machine back-end) and what the lab builds ramdisks and disk images with
 # (busybox, lz4, binutils, kmod, syslinux, mtools, dosfstools), and the Python packages sushy-tools' emulator runs
 # on for `npm run test:peers` (its source comes from INGOT_SUSHY_TOOLS_DIR), then starts PostgreSQL with the role
@@ -12,7 +13,7 @@ cd "$(dirname "$0")/.."
 export DEBIAN_FRONTEND=noninteractive
 
 wanted=(postgresql python3-ironicclient python3-openstackclient python3-openstacksdk python3-ironic-inspector-client
-  python3-ironic-inspector ipmitool openipmi python3-sushy qemu-system-x86 qemu-utils ovmf
+  python3-ironic-inspector python3-jsonschema ipmitool openipmi python3-sushy qemu-system-x86 qemu-utils ovmf
   genisoimage xorriso python3-pycdlib dnsmasq-base busybox-static tftp-hpa fdisk gdisk
   ipxe-qemu syslinux syslinux-common pxelinux mtools dosfstools lz4 binutils kmod iproute2
   python3-flask python3-requests python3-tenacity python3-ironic-lib python3-bcrypt)

@@ -59,7 +59,9 @@ describe('lookup', () => {
     const idle = await lookup(`node_uuid=${other.uuid}`);
     expect(idle.statusCode).toBe(404);
     expect(faultString(idle.body)).toMatch(/provision state "manageable", in which no agent serves it/);
-    expect((await lookup('addresses=zz')).statusCode).toBe(400);
+    const noMac = await lookup('addresses=zz');
+    expect(noMac.statusCode).toBe(400);
+    expect(faultString(noMac.body)).toBe("At least one of 'addresses' and 'node_uuid' parameters is required");
     expect((await lookup('node_uuid=agent-0')).statusCode).toBe(400);
     expect((await lookup(`addresses=${MAC}`, { 'x-openstack-ironic-api-version': '1.21' })).statusCode).toBe(404);
     expect((await t.store.nodes.get(uuid)).driver_internal_info).not.toHaveProperty('agent_secret_token');
@@ -100,6 +102,8 @@ describe('heartbeat', () => {
       [{ callback_url: 'ftp://10.0.0.5', agent_token: token }, /callback_url/],
       [{ callback_url: 'http://10.0.0.5:9999', agent_token: token, agent_status: 'sleeping' }, /Agent status is invalid/],
       [{ callback_url: 'http://10.0.0.5:9999', agent_token: token, favourite: 1 }, /Field "favourite" not recognised/],
+      [{ agent_token: token }, /^Invalid input for heartbeat: 'callback_url' is a required property\.$/],
+      [{ callback_url: 'http://10.0.0.5:9999', agent_token: token, agent_version: 10 }, /^Invalid input for field\/attribute agent_version\. Value: 10\. Expected string or null, got integer\.$/],
     ];
     for (const [payload, message] of cases) {
       const res = await heartbeat(uuid, payload);
@@ -108,6 +112,11 @@ describe('heartbeat', () => {
     }
     const old = await heartbeat(uuid, { callback_url: 'http://10.0.0.5:9999', agent_token: token }, { 'x-openstack-ironic-api-version': '1.61' });
     expect(faultString(old.body)).toMatch(/Field "agent_token" not recognised in this version/);
+    for (const payload of ['[]', '"beat"']) {
+      const res = await app.inject({ method: 'POST', url: `/v1/heartbeat/${uuid}`, headers: { ...V, 'content-type': 'application/json' }, payload });
+      expect(res.statusCode).toBe(400);
+      expect(faultString(res.body)).toMatch(/^Invalid input for heartbeat: expected a JSON object/);
+    }
     expect((await heartbeat('no-such-node', { callback_url: 'http://10.0.0.5:9999', agent_token: token })).statusCode).toBe(404);
     expect((await t.store.nodes.get(uuid)).driver_internal_info.agent_url).toBe('http://10.0.0.5:9999');
   });

@@ -90,6 +90,71 @@ describe('API + conductor', () => {
     expect((await t.store.nodes.get(uuid)).provision_state).toBe('enroll');
   });
 
+  it('leaves the node’s state to the conductor: disable_power_off refuses a power-off with 409 at any version', async () => {
+    await start();
+    const uuid = await createNode('dpo');
+    await t.store.nodes.update(uuid, { disable_power_off: true, power_state: 'power on' });
+    const power = (target: string, v: string) =>
+      app.inject({ method: 'PUT', url: `/v1/nodes/${uuid}/states/power`, headers: { 'x-openstack-ironic-api-version': v }, payload: { target } });
+    for (const [target, v] of [['power off', '1.1'], ['power off', '1.95'], ['soft power off', '1.95']] as const) {
+      const res = await power(target, v);
+      expect(res.statusCode, `${target} at ${v}`).toBe(409);
+      expect(faultString(res.body)).toBe(
+        `Failed to set node power state to ${target}: node ${uuid} has disable_power_off set, so Ingot never powers it off. ` +
+          'Use "rebooting" to restart it, or set disable_power_off to false (API 1.95) to allow powering it off.',
+      );
+    }
+    expect(await t.store.nodes.get(uuid)).toMatchObject({ power_state: 'power on', target_power_state: null, last_error: null, reservation: null });
+    expect((await power('rebooting', '1.95')).statusCode).toBe(202);
+  });
+
+  it('refuses a deployment of a node in maintenance before looking at its state, other verbs after, in Ironic’s words', async () => {
+    await start();
+    const uuid = await createNode('in-maintenance');
+    expect((await app.inject({ method: 'PUT', url: `/v1/nodes/${uuid}/maintenance`, headers: V, payload: { reason: 'cabling' } })).statusCode).toBe(202);
+    for (const verb of ['active', 'deploy', 'rebuild']) {
+      const res = await provision(uuid, verb);
+      expect(res.statusCode, verb).toBe(400);
+      expect(faultString(res.body)).toBe(`The provisioning operation can't be performed on node ${uuid} because it's in maintenance mode.`);
+    }
+    const provide = await provision(uuid, 'provide');
+    expect(faultString(provide.body)).toBe(`The requested action "provide" can not be performed on node "${uuid}" while it is in state "enroll".`);
+    expect((await provision(uuid, 'manage')).statusCode).toBe(202);
+    await waitForState(t.store, uuid, 'manageable');
+    const clean = await app.inject({
+      method: 'PUT', url: `/v1/nodes/${uuid}/states/provision`, headers: V, payload: { target: 'clean', clean_steps: [{ interface: 'deploy', step: 'erase_devices' }] },
+    });
+    expect(clean.statusCode).toBe(400);
+    expect(faultString(clean.body)).toBe(`The cleaning operation can't be performed on node ${uuid} because it's in maintenance mode.`);
+    expect(await t.store.nodes.get(uuid)).toMatchObject({ provision_state: 'manageable', maintenance: true, reservation: null });
+  });
+
+  it('checks the step lists before the conductor sees them, as Ironic’s jsonschema words it', async () => {
+    await start();
+    const uuid = await createNode('steps');
+    expect((await provision(uuid, 'manage')).statusCode).toBe(202);
+    await waitForState(t.store, uuid, 'manageable');
+    const clean = (clean_steps: unknown) =>
+      app.inject({ method: 'PUT', url: `/v1/nodes/${uuid}/states/provision`, headers: V, payload: { target: 'clean', clean_steps } });
+    const cases: Array<[unknown, string]> = [
+      [[], '"clean_steps" is required when setting target provision state to clean'],
+      [[{ interface: 'boot', step: 'x' }], "Invalid clean_steps: 'boot' is not one of ['vendor', 'power', 'management', 'firmware', 'deploy', 'bios', 'raid']\n\n" +
+        "Failed validating 'enum' in schema['items']['properties']['interface']\n\nOn instance[0]['interface']:\n    'boot'"],
+      [[{ interface: 'deploy', step: 'erase_devices', priority: 10 }], "Invalid clean_steps: Additional properties are not allowed ('priority' was unexpected)\n\n" +
+        "Failed validating 'additionalProperties' in schema['items']\n\nOn instance[0]:\n    {'interface': 'deploy', 'step': 'erase_devices', 'priority': 10}"],
+    ];
+    for (const [steps, message] of cases) {
+      const res = await clean(steps);
+      expect(res.statusCode, JSON.stringify(steps)).toBe(400);
+      expect(faultString(res.body)).toBe(message);
+    }
+    // A step the schema accepts but the node's driver does not offer is the conductor's to refuse.
+    const unknown = await clean([{ interface: 'raid', step: 'bogus' }]);
+    expect(unknown.statusCode).toBe(400);
+    expect(faultString(unknown.body)).toContain('raid.bogus');
+    expect(await t.store.nodes.get(uuid)).toMatchObject({ provision_state: 'manageable', reservation: null });
+  });
+
   it('records every state change in the history with the time each phase took', async () => {
     await start();
     const uuid = await createNode('timed');

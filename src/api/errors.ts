@@ -3,7 +3,7 @@
  * JSON document `{"faultcode": "Client"|"Server", "faultstring": "...", "debuginfo": null}`.
  * `toApiError` turns anything thrown (IngotError, fastify's own errors, bugs) into a status and message.
  */
-import { IngotError } from '../shared/errors.js';
+import { fail, IngotError } from '../shared/errors.js';
 
 /** The envelope body for `status` and `message`. */
 export function errorBody(status: number, message: string): { error_message: string } {
@@ -27,14 +27,19 @@ interface FastifyLikeError {
   message?: string;
 }
 
+function fromIngotError(err: IngotError): ApiError {
+  // 503 (no free worker, no conductor) is back-pressure the client retries, not a fault of Ingot.
+  return { status: err.status, message: err.message, internal: err.status >= 500 && err.status !== 503, code: err.code };
+}
+
 /** Maps anything thrown while answering a request to the status and message the client sees. */
 export function toApiError(err: unknown, maxBodyBytes: number): ApiError {
-  // 503 (no free worker, no conductor) is back-pressure the client retries, not a fault of Ingot.
-  if (err instanceof IngotError) return { status: err.status, message: err.message, internal: err.status >= 500 && err.status !== 503, code: err.code };
+  if (err instanceof IngotError) return fromIngotError(err);
   const e = (err ?? {}) as FastifyLikeError;
   switch (e.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return { status: 400, message: `Request body is too large (limit ${maxBodyBytes} bytes).`, internal: false };
+      // 413, as Ironic's API answers a body over `[api]max_json_body_size` (its JSON body middleware).
+      return fromIngotError(fail('BodyTooLarge', `Request body is too large (limit ${maxBodyBytes} bytes).`));
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return { status: 400, message: 'Malformed JSON body: the body is empty.', internal: false };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':

@@ -3,7 +3,6 @@
  * storage-level values the conductor takes, with Ironic's checks: version gating (406), names, UUIDs,
  * boolean spellings, conductor groups, chassis.
  */
-import type { TSchema } from 'typebox';
 import type { NodeChanges, NodeCreate } from '../db/store.js';
 import { NodeCreateBody, NodePatchedBody } from '../protocol/api/bodies.js';
 import { fail } from '../shared/errors.js';
@@ -11,7 +10,7 @@ import type { ApiDeps } from './context.js';
 import { chassisIdFor, isValidNodeName, requireUuid } from './lookup.js';
 import { toBool } from '../shared/strict-bool.js';
 import { nodeFieldAllowed, NODE_FIELD_VERSIONS } from './serialize/node.js';
-import { checkBody, checkField } from './validate.js';
+import { checkBody, checkChanged } from './validate.js';
 
 const BOOL_FIELDS = new Set(['automated_clean', 'console_enabled', 'disable_power_off', 'maintenance', 'retired', 'secure_boot', 'protected']);
 const DICT_FIELDS = new Set(['driver_info', 'extra', 'instance_info', 'properties', 'network_data']);
@@ -51,7 +50,7 @@ async function convert(deps: ApiDeps, field: string, value: unknown, minor: numb
   if (BOOL_FIELDS.has(field)) return [field, toBool(field, value)];
   switch (field) {
     case 'name':
-      if (!isValidNodeName(value as string, minor)) {
+      if (typeof value !== 'string' || !isValidNodeName(value, minor)) {
         throw fail('InvalidParameterValue', `Cannot ${verb} node with invalid name '${String(value)}'`);
       }
       return [field, value];
@@ -61,10 +60,10 @@ async function convert(deps: ApiDeps, field: string, value: unknown, minor: numb
     case 'chassis_uuid':
       return ['chassis_id', await chassisIdFor(deps, value)];
     case 'conductor_group':
-      if (!CONDUCTOR_GROUP.test(value as string) || (value as string).length > 255) {
+      if (typeof value !== 'string' || !CONDUCTOR_GROUP.test(value) || value.length > 255) {
         throw fail('InvalidParameterValue', `Invalid conductor_group "${String(value)}": use letters, digits, _, - and . only.`);
       }
-      return [field, (value as string).toLowerCase()];
+      return [field, value.toLowerCase()];
     default:
       return [field, value];
   }
@@ -83,13 +82,10 @@ export async function nodeCreateFromBody(deps: ApiDeps, body: unknown, minor: nu
   return out as NodeCreate;
 }
 
-/** Validates the fields a patch changed (already type-checked by the patched schema) into NodeChanges. */
+/** Validates the fields a patch changed against the patched schema into NodeChanges. */
 export async function nodeChangesFromPatch(deps: ApiDeps, changed: Record<string, unknown>, minor: number): Promise<NodeChanges> {
-  const props = NodePatchedBody.properties as Record<string, TSchema>;
   const out: Record<string, unknown> = {};
-  for (const [field, value] of Object.entries(changed)) {
-    const schema = props[field];
-    if (schema && value !== null) checkField(field, value, schema);
+  for (const [field, value] of Object.entries(checkChanged(changed, NodePatchedBody))) {
     const [k, v] = await convert(deps, field, value, minor, 'update');
     out[k] = v;
   }

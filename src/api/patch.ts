@@ -8,13 +8,12 @@
  */
 import jsonpatch from 'fast-json-patch';
 import type { Operation } from 'fast-json-patch';
+import { PATCH_OPS, PATCH_PATH, type PatchOperation } from '../protocol/api/bodies.js';
+import { pythonRepr } from '../protocol/python-repr.js';
 import { fail } from '../shared/errors.js';
 
-export interface PatchOp {
-  op: 'add' | 'replace' | 'remove';
-  path: string;
-  value?: unknown;
-}
+/** A checked operation (`protocol/api/bodies.ts` `PatchBody`). */
+export type PatchOp = PatchOperation;
 
 export interface PatchRules {
   /** Top-level fields a patch may change. */
@@ -24,7 +23,8 @@ export interface PatchRules {
 }
 
 const INTERNAL = new Set(['/created_at', '/id', '/links', '/updated_at', '/uuid']);
-const PATH_RE = /^(\/[\w-]+)+$/;
+const PATH_RE = new RegExp(PATCH_PATH);
+const isPatchOp = (op: unknown): op is PatchOp['op'] => (PATCH_OPS as readonly unknown[]).includes(op);
 
 /** Validates the shape of a patch document and Ironic's attribute rules; returns the operations. */
 export function parsePatch(body: unknown, rules: PatchRules): PatchOp[] {
@@ -35,8 +35,8 @@ export function parsePatch(body: unknown, rules: PatchRules): PatchOp[] {
   body.forEach((raw: unknown, i) => {
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw fail('PatchError', `Invalid patch: operation ${i} is not a JSON object.`);
     const p = raw as Record<string, unknown>;
-    if (p.op !== 'add' && p.op !== 'replace' && p.op !== 'remove') {
-      throw fail('PatchError', `Invalid patch: operation ${i} has op ${JSON.stringify(p.op)}; expected one of add, replace, remove.`);
+    if (!isPatchOp(p.op)) {
+      throw fail('PatchError', `Invalid patch: operation ${i} has op ${JSON.stringify(p.op)}; expected one of ${PATCH_OPS.join(', ')}.`);
     }
     if (typeof p.path !== 'string' || !PATH_RE.test(p.path)) {
       throw fail('PatchError', `Invalid patch: operation ${i} has path ${JSON.stringify(p.path)}; expected a JSON pointer such as /name or /driver_info/key.`);
@@ -94,19 +94,6 @@ function patchFailure(p: PatchOp, err: unknown): string {
   }
   const message = err instanceof Error ? err.message.split('\n')[0] : String(err);
   return message ?? 'the path does not exist';
-}
-
-/** A value written the way Python prints it (Ironic's messages quote patches as Python dicts). */
-export function pythonRepr(value: unknown): string {
-  if (value === null || value === undefined) return 'None';
-  if (value === true) return 'True';
-  if (value === false) return 'False';
-  if (typeof value === 'string') return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
-  if (Array.isArray(value)) return `[${value.map(pythonRepr).join(', ')}]`;
-  if (typeof value === 'object') {
-    return `{${Object.entries(value).map(([k, v]) => `${pythonRepr(k)}: ${pythonRepr(v)}`).join(', ')}}`;
-  }
-  return String(value);
 }
 
 /**

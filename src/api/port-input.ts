@@ -4,31 +4,19 @@
  * `local_link_normalize`) decide it: the body schema with `node_ident` (1.94), the fields newer than
  * the request's version, and the shapes `local_link_connection` may take (the OVN VTEP one from 1.90).
  */
-import { Type } from 'typebox';
 import type { JsonObject } from '../domain/node.js';
-import { PortCreateBody } from '../protocol/api/bodies.js';
+import type { PortPostBody } from '../protocol/api/bodies.js';
+import { pythonRepr } from '../protocol/python-repr.js';
 import { fail } from '../shared/errors.js';
 import { isMac } from '../shared/mac.js';
-import { pythonRepr, type PatchOp } from './patch.js';
+import type { PatchOp } from './patch.js';
 
-/**
- * `POST /v1/ports`: the create fields plus `node_ident` (a node UUID or name, 1.94). Exactly one of
- * `node_ident` and `node_uuid` is given ({@link requireOneNode}); `node_uuid` stays a UUID at every
- * version.
- */
-export const PortPostBody = Type.Object(
-  { ...PortCreateBody.properties, node_uuid: Type.Optional(Type.String()), node_ident: Type.Optional(Type.String()) },
-  { additionalProperties: false },
-);
-
-/** Ironic's `oneOf: [{required: [node_ident]}, {required: [node_uuid]}]`; returns the one given. */
-export function requireOneNode(body: Record<string, unknown>): { field: 'node_ident' | 'node_uuid'; value: string } {
-  const ident = 'node_ident' in body;
-  const uuid = 'node_uuid' in body;
-  if (ident === uuid) {
-    throw fail('InvalidParameterValue', `Invalid input for port: exactly one of 'node_uuid' and 'node_ident' is required, ${ident ? 'both were given' : 'neither was given'}.`);
-  }
-  return ident ? { field: 'node_ident', value: body.node_ident as string } : { field: 'node_uuid', value: body.node_uuid as string };
+/** Ironic's `oneOf: [{required: [node_ident]}, {required: [node_uuid]}]` of `PortPostBody`; returns the one given. */
+export function requireOneNode(body: Pick<PortPostBody, 'node_ident' | 'node_uuid'>): { field: 'node_ident' | 'node_uuid'; value: string } {
+  const { node_ident: ident, node_uuid: uuid } = body;
+  if (ident !== undefined && uuid === undefined) return { field: 'node_ident', value: ident };
+  if (uuid !== undefined && ident === undefined) return { field: 'node_uuid', value: uuid };
+  throw fail('InvalidParameterValue', `Invalid input for port: exactly one of 'node_uuid' and 'node_ident' is required, ${ident !== undefined ? 'both were given' : 'neither was given'}.`);
 }
 
 /**

@@ -2,6 +2,7 @@
  * Query-string handling shared by the collections: booleans as Ironic reads them, `limit`, `sort_dir`,
  * `fields` / `detail` and the `next` link (present only when a full page was returned).
  */
+import type { Static, TObject, TOptional, TString } from 'typebox';
 import { fail } from '../shared/errors.js';
 import { toBool } from '../shared/strict-bool.js';
 import { buildUrl } from './links.js';
@@ -14,6 +15,19 @@ export function one(query: Query, name: string): string | undefined {
   const v = query[name];
   if (Array.isArray(v)) return v[v.length - 1];
   return v;
+}
+
+/**
+ * The query parameters a schema of `protocol/` names (each an optional string), one value each (the last
+ * when repeated), typed by the schema; other parameters are left out.
+ */
+export function queryParams<S extends TObject<Record<string, TOptional<TString>>>>(query: unknown, schema: S): Static<S> {
+  const out: Record<string, string> = {};
+  for (const key of Object.keys(schema.properties)) {
+    const v = one(query as Query, key);
+    if (v !== undefined) out[key] = v;
+  }
+  return out as Static<S>;
 }
 
 /** An optional boolean query parameter. */

@@ -1,14 +1,19 @@
 /**
- * Checks a request body against one of the flat JSON Schemas of `protocol/api/bodies.ts` and names
- * the problem the way Ironic does (field, value, expected type). Walking the schema directly keeps
- * the per-request cost tiny and the messages exact; nested values are only type-checked.
+ * The one checker of the API's request bodies: validates a body against its schema in `protocol/`
+ * (`protocol/api/bodies.ts`, `protocol/agent/lookup.ts`, …) and returns it typed as the schema's
+ * `Static` type, or names the problem the way Ironic does (field, value, expected type). Walking the
+ * flat schema directly keeps the per-request cost tiny and the messages exact; the values of nested
+ * fields are type-checked (dicts, list items), their keys are the business of the code that reads them.
+ * Bodies Ironic checks with jsonschema use `protocol/json-schema-errors.ts` instead, for its wording.
  */
-import type { TSchema } from 'typebox';
+import type { Static, TObject, TSchema } from 'typebox';
 import { fail } from '../shared/errors.js';
 
 interface Schema {
   type?: string;
   anyOf?: Schema[];
+  enum?: unknown[];
+  const?: unknown;
   properties?: Record<string, Schema>;
   required?: string[];
   additionalProperties?: boolean;
@@ -26,6 +31,7 @@ export function jsonType(value: unknown): string {
 
 function typeMatches(value: unknown, s: Schema): boolean {
   if (s.anyOf) return s.anyOf.some((alt) => typeMatches(value, alt));
+  if (s.const !== undefined && value !== s.const) return false;
   if (s.type === undefined) return true;
   const t = jsonType(value);
   if (s.type === 'number') return t === 'number' || t === 'integer';
@@ -33,8 +39,14 @@ function typeMatches(value: unknown, s: Schema): boolean {
 }
 
 function typeNames(s: Schema): string[] {
-  if (s.anyOf) return s.anyOf.flatMap(typeNames);
+  if (s.anyOf) return [...new Set(s.anyOf.flatMap(typeNames))];
+  if (s.const !== undefined) return [JSON.stringify(s.const)];
   return s.type ? [s.type] : ['any'];
+}
+
+/** The allowed values of a string field (`stringEnum`, alone or beside null). */
+function enumOf(s: Schema): unknown[] | undefined {
+  return s.enum ?? s.anyOf?.find((a) => a.enum !== undefined)?.enum;
 }
 
 function maxLengthOf(s: Schema): number | undefined {
@@ -52,6 +64,10 @@ export function checkField(name: string, value: unknown, schema: TSchema): void 
       `Invalid input for field/attribute ${name}. Value: ${JSON.stringify(value)}. Expected ${typeNames(s).join(' or ')}, got ${jsonType(value)}.`,
     );
   }
+  const allowed = enumOf(s);
+  if (allowed && value !== null && !allowed.includes(value)) {
+    throw fail('InvalidParameterValue', `Invalid input for field/attribute ${name}. Value: ${JSON.stringify(value)}. Value should be one of: ${allowed.join(', ')}.`);
+  }
   const max = maxLengthOf(s);
   if (max !== undefined && typeof value === 'string' && value.length > max) {
     throw fail('InvalidParameterValue', `Invalid input for field/attribute ${name}. Value is longer than ${max} characters.`);
@@ -64,9 +80,10 @@ export function checkField(name: string, value: unknown, schema: TSchema): void 
 
 /**
  * Validates `body` against an object schema: a JSON object, no unknown fields (when the schema says
- * so), required fields present, each field of the right type. Returns the body typed as a record.
+ * so), required fields present, each field of the right type. Returns the body as the schema types it.
+ * `what` names the body in messages ("node", "power state request").
  */
-export function checkBody(what: string, body: unknown, schema: TSchema): Record<string, unknown> {
+export function checkBody<S extends TObject>(what: string, body: unknown, schema: S): Static<S> {
   const s = schema as Schema;
   if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw fail('InvalidParameterValue', `Invalid input for ${what}: expected a JSON object, got ${body === undefined ? 'no body' : jsonType(body)}.`);
@@ -87,5 +104,22 @@ export function checkBody(what: string, body: unknown, schema: TSchema): Record<
     const fs = props[key];
     if (fs) checkField(key, value, fs as TSchema);
   }
-  return obj;
+  return obj as Static<S>;
+}
+
+/** The fields a JSON Patch changed, typed as the body schema types them; a removed field is null. */
+export type Changed<S extends TObject> = { [K in keyof Static<S>]?: Exclude<Static<S>[K], undefined> | null };
+
+/**
+ * Type-checks the fields a JSON Patch changed (`changedFields` of `api/patch.ts`, each one the schema
+ * knows) against the resource's body schema and returns them typed. Null (a removed field) always passes:
+ * the caller turns it into the field's empty value.
+ */
+export function checkChanged<S extends TObject>(changed: Record<string, unknown>, schema: S): Changed<S> {
+  const props = (schema as Schema).properties ?? {};
+  for (const [field, value] of Object.entries(changed)) {
+    const fs = props[field];
+    if (fs && value !== null) checkField(field, value, fs as TSchema);
+  }
+  return changed as Changed<S>;
 }

@@ -50,7 +50,6 @@ export async function lookupAgentNode(ctx: ConductorContext, macs: readonly stri
   if (nodeUuid) {
     uuid = (await ctx.store.nodes.get(nodeUuid)).uuid;
   } else {
-    if (macs.length === 0) throw fail('InvalidParameterValue', 'The lookup needs node_uuid or addresses (the MAC addresses of the machine).');
     const ids = new Set<number>();
     for (const mac of macs) for (const p of await ctx.store.ports.list({ address: mac.toLowerCase() }, { limit: 10 })) ids.add(p.node_id);
     const candidates = await Promise.all([...ids].map((id) => ctx.store.nodes.getById(id)));
@@ -75,43 +74,19 @@ export async function lookupAgentNode(ctx: ConductorContext, macs: readonly stri
   });
 }
 
-/** Checks a heartbeat body; returns it typed. InvalidParameterValue naming the field at fault. */
-export function checkHeartbeat(body: unknown): AgentHeartbeat & { agent_token: string } {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw fail('InvalidParameterValue', 'A heartbeat must be a JSON object.');
-  const hb = body as Record<string, unknown>;
-  const url = hb.callback_url;
-  if (typeof url !== 'string') throw fail('InvalidParameterValue', 'Heartbeat field "callback_url" is required (the URL of the agent\'s API).');
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw fail('InvalidParameterValue', 'An issue with the supplied "callback_url" has been detected.');
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw fail('InvalidParameterValue', 'An issue with the supplied "callback_url" has been detected.');
-  if (typeof hb.agent_token !== 'string' || hb.agent_token === '') throw fail('InvalidParameterValue', 'Agent token is required for heartbeat processing.');
-  for (const key of ['agent_version', 'agent_verify_ca', 'agent_status_message'] as const) {
-    if (hb[key] !== undefined && hb[key] !== null && typeof hb[key] !== 'string') throw fail('InvalidParameterValue', `Heartbeat field "${key}" must be a string.`);
-  }
-  if (hb.agent_status !== undefined && hb.agent_status !== null && !['start', 'end', 'error'].includes(hb.agent_status as string)) {
-    throw fail('InvalidParameterValue', 'Agent status is invalid. Valid states are start,end,error.');
-  }
-  return hb as unknown as AgentHeartbeat & { agent_token: string };
-}
-
 /**
- * Takes a heartbeat: the token must match the one handed out (InvalidParameterValue otherwise — a
+ * Takes a heartbeat the API checked (`protocol/agent/lookup.ts` `HeartbeatBody`): the token must match the one handed out (InvalidParameterValue otherwise — a
  * heartbeat from an agent that never looked up, or from someone else), the callback URL must not change
  * while the agent runs. Records the agent's URL, version and time, then hands the heartbeat to the
  * node's deploy interface, which may continue the flow waiting for the agent (flows/agent-resume.ts);
  * NodeLocked while the node is busy (the agent retries), as in Ironic.
  */
-export async function agentHeartbeat(ctx: ConductorContext, ident: string, body: unknown): Promise<void> {
-  const hb = checkHeartbeat(body);
+export async function agentHeartbeat(ctx: ConductorContext, ident: string, hb: AgentHeartbeat): Promise<void> {
   const task = await Task.acquire(ctx, ident, { retryMs: LOCK_RETRY_MS });
   let handedOver = false;
   try {
     const dii = task.node.driver_internal_info;
-    if (!agentTokenMatches(dii.agent_secret_token, hb.agent_token)) {
+    if (!agentTokenMatches(dii.agent_secret_token, hb.agent_token ?? '')) {
       throw fail('InvalidParameterValue', `Invalid or missing agent token received for node ${task.node.uuid}.`);
     }
     if (typeof dii.agent_url === 'string' && dii.agent_url !== hb.callback_url) {

@@ -9,6 +9,8 @@
  */
 import type { BootDevice, InterfaceName, JsonObject, Node, Port, Portgroup } from '../domain/node.js';
 import type { ProvisionVerb } from '../domain/states.js';
+import type { HeartbeatRequest } from '../protocol/agent/lookup.js';
+import type { RequestedStep } from '../protocol/api/steps.js';
 import type { NodeChanges, NodeCreate, PortChanges, PortCreate, PortgroupChanges, PortgroupCreate } from '../db/store.js';
 import type { BootMode, VirtualMediaInfo, VmediaDeviceType } from '../drivers/interfaces/management.js';
 
@@ -35,11 +37,17 @@ export interface AgentLookup {
 
 export type PowerTarget = 'power on' | 'power off' | 'rebooting' | 'soft power off' | 'soft rebooting';
 
+/**
+ * The arguments of a provision verb, checked by the API against `protocol/api/` (which verb takes which,
+ * the step schemas, a non-blank rescue password); the conductor checks the node's state.
+ */
 export interface ProvisionOptions {
-  configdrive?: unknown;
-  clean_steps?: JsonObject[];
-  deploy_steps?: JsonObject[];
-  service_steps?: JsonObject[];
+  /** A gzipped, base64-encoded ISO or a URL, or (1.56) the JSON to build one from. */
+  configdrive?: string | JsonObject;
+  clean_steps?: RequestedStep[];
+  deploy_steps?: RequestedStep[];
+  service_steps?: RequestedStep[];
+  /** Given (and not blank) for `rescue`. */
   rescue_password?: string;
   disable_ramdisk?: boolean;
 }
@@ -102,8 +110,8 @@ export interface ConductorClient {
    * (`******` after). NodeNotFound when no single node in an agent state matches; NodeLocked while busy.
    */
   lookupAgent(macs: readonly string[], nodeUuid?: string): Promise<AgentLookup>;
-  /** `POST /v1/heartbeat/{node}`: InvalidParameterValue for a bad body or token; NodeLocked while busy. */
-  agentHeartbeat(ident: string, body: unknown): Promise<void>;
+  /** `POST /v1/heartbeat/{node}` (checked by the API): InvalidParameterValue for a wrong token or a changed URL; NodeLocked while busy. */
+  agentHeartbeat(ident: string, heartbeat: HeartbeatRequest): Promise<void>;
   /**
    * Starts a boot mode change (`PUT …/states/boot_mode`, 202): InvalidState (409) while the node is
    * transitioning, InvalidParameterValue for a mode the interface does not offer, UnsupportedDriverExtension

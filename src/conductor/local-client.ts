@@ -6,6 +6,7 @@ import type { NodeChanges, NodeCreate, PortChanges, PortCreate, PortgroupChanges
 import { INTERFACES, type BootDevice, type InterfaceName, type JsonObject, type Node, type Port, type Portgroup } from '../domain/node.js';
 import { DELETE_ALLOWED_STATES, S, type ProvisionVerb } from '../domain/states.js';
 import type { DriverInterface } from '../drivers/interfaces/base.js';
+import type { HeartbeatRequest } from '../protocol/agent/lookup.js';
 import { isoTime } from '../shared/clock.js';
 import { fail, messageOf } from '../shared/errors.js';
 import type {
@@ -135,8 +136,8 @@ export class LocalConductorClient implements ConductorClient {
     return lookupAgentNode(this.ctx, macs, nodeUuid);
   }
 
-  agentHeartbeat(ident: string, body: unknown): Promise<void> {
-    return agentHeartbeat(this.ctx, ident, body);
+  agentHeartbeat(ident: string, heartbeat: HeartbeatRequest): Promise<void> {
+    return agentHeartbeat(this.ctx, ident, heartbeat);
   }
 
   injectNmi(ident: string): Promise<void> {

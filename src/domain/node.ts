@@ -3,10 +3,10 @@
  * (the API serializes them as they are); `id` is the internal sequence used for sorting and markers.
  * Timestamps are ISO-8601 strings in UTC; free-form dicts are plain objects.
  */
+import type { Json, JsonObject } from '../shared/json.js';
 import type { ProvisionState } from './states.js';
 
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export type JsonObject = { [key: string]: Json };
+export type { Json, JsonObject };
 
 /** The per-node driver interfaces, in Ironic's order. `<name>_interface` is a node field for each. */
 export const INTERFACES = [

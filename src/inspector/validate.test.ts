@@ -1,7 +1,8 @@
 import { describe, it, expect } from 'vitest';
 import type { IngotError } from '../shared/errors.js';
 import { ipaInventorySample } from '../../test/fixtures/ipa-inventory-sample.js';
-import { InspectionDataError, jsonPath, PAYLOAD_LIMITS, validateInspectionPayload } from './validate.js';
+import { PAYLOAD_LIMITS } from '../protocol/agent/inventory.js';
+import { InspectionDataError, jsonPath, validateInspectionPayload } from './validate.js';
 
 const SAMPLE = ipaInventorySample();
 

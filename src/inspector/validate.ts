@@ -1,6 +1,7 @@
 /**
  * Validation of what the agent posts to the inspection callback. The body is untrusted JSON: it is checked
- * against the inventory schema (`protocol/agent/inventory.ts`) with bounds on every list and number, and
+ * against the payload schema (`protocol/agent/inventory.ts` `InspectionPayloadBody`, with bounds on every
+ * list and number), and
  * the first problem is reported with its JSON path, e.g.
  * `inventory.interfaces[2].mac_address: "zz" is not a MAC address`. The result is a new, typed payload
  * with MAC addresses in lower case; the input is not modified.
@@ -8,30 +9,11 @@
  * The schema accepts what real ironic-python-agent releases send (optional and null fields, extra keys)
  * so that a stock IPA ramdisk and Ingot's agent both pass.
  */
-import { Type, type TSchema } from 'typebox';
+import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
-import type { InspectionPayload } from '../protocol/agent/inventory.js';
+import { InspectionPayloadBody, type InspectionPayload } from '../protocol/agent/inventory.js';
 import { IngotError } from '../shared/errors.js';
 import { HARDWARE_ADDRESS, macFromBootif, parseMac } from '../shared/mac.js';
-
-/** Bounds on the payload; a real machine is far below each. */
-export const PAYLOAD_LIMITS = {
-  interfaces: 1024,
-  disks: 4096,
-  cpuFlags: 4096,
-  pciDevices: 65536,
-  usbDevices: 4096,
-  lldpTlvsPerInterface: 1024,
-  /** An LLDP TLV value is at most 511 octets (802.1AB), so 1022 hex digits. */
-  lldpHexChars: 1022,
-  /** Free-form strings (names, models, serials). */
-  stringChars: 4096,
-  /** Collector logs (base64 tarball). */
-  logsChars: 64 * 1024 * 1024,
-  /** extra-hardware facts. */
-  dataRecords: 100_000,
-  cpuCount: 1_000_000,
-} as const;
 
 /** The payload failed validation; `path` is the JSON path of the first problem (`''` for the root). */
 export class InspectionDataError extends IngotError {
@@ -42,86 +24,6 @@ export class InspectionDataError extends IngotError {
     this.path = path;
   }
 }
-
-const S = (max: number = PAYLOAD_LIMITS.stringChars) => Type.String({ maxLength: max });
-const NullableS = () => Type.Union([S(), Type.Null()]);
-const Bytes = () => Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
-const Tlv = Type.Tuple([Type.Integer({ minimum: 0, maximum: 65535 }), Type.String({ maxLength: PAYLOAD_LIMITS.lldpHexChars })]);
-const Tlvs = Type.Array(Tlv, { maxItems: PAYLOAD_LIMITS.lldpTlvsPerInterface });
-const PciDevice = Type.Object({ vendor_id: S(16), product_id: S(16) });
-
-const Disk = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: PAYLOAD_LIMITS.stringChars }),
-  size: Bytes(),
-  model: Type.Optional(NullableS()),
-  rotational: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
-  wwn: Type.Optional(NullableS()),
-  serial: Type.Optional(NullableS()),
-  vendor: Type.Optional(NullableS()),
-  wwn_with_extension: Type.Optional(NullableS()),
-  wwn_vendor_extension: Type.Optional(NullableS()),
-  hctl: Type.Optional(NullableS()),
-  by_path: Type.Optional(NullableS()),
-});
-
-const Interface = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 256 }),
-  mac_address: Type.String({ maxLength: 64 }),
-  ipv4_address: Type.Optional(Type.Union([S(64), Type.Null()])),
-  ipv6_address: Type.Optional(Type.Union([S(128), Type.Null()])),
-  has_carrier: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
-  lldp: Type.Optional(Type.Union([Tlvs, Type.Null()])),
-  vendor: Type.Optional(NullableS()),
-  product: Type.Optional(NullableS()),
-  biosdevname: Type.Optional(NullableS()),
-  client_id: Type.Optional(NullableS()),
-  speed_mbps: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Null()])),
-});
-
-const InventorySchema = Type.Object({
-  cpu: Type.Object({
-    model_name: Type.Optional(NullableS()),
-    frequency: Type.Optional(Type.Union([S(64), Type.Number({ minimum: 0 }), Type.Null()])),
-    count: Type.Integer({ minimum: 0, maximum: PAYLOAD_LIMITS.cpuCount }),
-    architecture: Type.String({ maxLength: 64 }),
-    flags: Type.Optional(Type.Array(S(256), { maxItems: PAYLOAD_LIMITS.cpuFlags })),
-    socket_count: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 65536 }), Type.Null()])),
-  }),
-  memory: Type.Object({
-    total: Type.Optional(Type.Union([Bytes(), Type.Null()])),
-    physical_mb: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 2 ** 40 }), Type.Null()])),
-  }),
-  disks: Type.Array(Disk, { maxItems: PAYLOAD_LIMITS.disks }),
-  interfaces: Type.Array(Interface, { maxItems: PAYLOAD_LIMITS.interfaces }),
-  bmc_address: Type.Optional(Type.Union([S(64), Type.Null()])),
-  bmc_v6address: Type.Optional(Type.Union([S(128), Type.Null()])),
-  bmc_mac: Type.Optional(Type.Union([S(64), Type.Null()])),
-  system_vendor: Type.Optional(Type.Object({
-    manufacturer: Type.Optional(NullableS()),
-    product_name: Type.Optional(NullableS()),
-    serial_number: Type.Optional(NullableS()),
-  })),
-  boot: Type.Optional(Type.Object({
-    current_boot_mode: Type.Optional(Type.Union([S(16), Type.Null()])),
-    pxe_interface: Type.Optional(Type.Union([S(64), Type.Null()])),
-  })),
-  hostname: Type.Optional(Type.Union([S(256), Type.Null()])),
-  lldp_raw: Type.Optional(Type.Union([Type.Record(Type.String({ maxLength: 256 }), Tlvs), Type.Null()])),
-  pci_devices: Type.Optional(Type.Array(PciDevice, { maxItems: PAYLOAD_LIMITS.pciDevices })),
-  usb_devices: Type.Optional(Type.Array(Type.Object({}), { maxItems: PAYLOAD_LIMITS.usbDevices })),
-});
-
-const PayloadSchema = Type.Object({
-  inventory: InventorySchema,
-  boot_interface: Type.Optional(Type.Union([S(64), Type.Null()])),
-  root_disk: Type.Optional(Type.Union([Disk, Type.Null()])),
-  error: Type.Optional(Type.Union([S(64 * 1024), Type.Null()])),
-  collector_errors: Type.Optional(Type.Union([Type.Record(Type.String(), S(64 * 1024)), Type.Null()])),
-  logs: Type.Optional(Type.Union([S(PAYLOAD_LIMITS.logsChars), Type.Null()])),
-  data: Type.Optional(Type.Array(Type.Array(Type.Unknown(), { maxItems: 8 }), { maxItems: PAYLOAD_LIMITS.dataRecords })),
-  pci_devices: Type.Optional(Type.Array(PciDevice, { maxItems: PAYLOAD_LIMITS.pciDevices })),
-  lldp_raw: Type.Optional(Type.Union([Type.Record(Type.String({ maxLength: 256 }), Tlvs), Type.Null()])),
-});
 
 /** `/inventory/interfaces/2/mac_address` -> `inventory.interfaces[2].mac_address`. */
 export function jsonPath(pointer: string): string {
@@ -179,7 +81,7 @@ export function validateInspectionPayload(body: unknown): InspectionPayload {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new InspectionDataError('', `expected a JSON object, got ${Array.isArray(body) ? 'an array' : show(body)}`);
   }
-  if (!Value.Check(PayloadSchema, body)) throw schemaError(PayloadSchema, body);
+  if (!Value.Check(InspectionPayloadBody, body)) throw schemaError(InspectionPayloadBody, body);
 
   const payload = structuredClone(body) as unknown as InspectionPayload;
   const seen = new Map<string, number>();

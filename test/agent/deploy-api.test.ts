@@ -108,9 +108,11 @@ describe('deploy agent command API', () => {
     expect(status.started_at).toBeLessThanOrEqual(Date.now() / 1000);
     expect(typeof status.version).toBe('string');
     expect(((await (await fetch(`${url}/`)).json()) as { default_version: { id: string } }).default_version.id).toBe('v1');
-    const noParams = await fetch(`${url}/v1/commands/?agent_token=${TOKEN}`, { method: 'POST', body: JSON.stringify({ name: 'standby.sync' }) });
-    expect(noParams.status).toBe(400);
-    expect(((await noParams.json()) as { faultstring: string }).faultstring).toContain('Missing or invalid name or params');
+    for (const body of [{ name: 'standby.sync' }, { name: 'standby.sync', params: [] }, { name: 5, params: {} }, ['standby.sync'], null]) {
+      const refused = await fetch(`${url}/v1/commands/?agent_token=${TOKEN}`, { method: 'POST', body: JSON.stringify(body) });
+      expect(refused.status, JSON.stringify(body)).toBe(400);
+      expect(((await refused.json()) as { faultstring: string }).faultstring).toBe('400 Bad Request: Missing or invalid name or params');
+    }
     const badName = await command(url, 'sync', {}, { token: TOKEN });
     expect([badName.status, badName.body.faultstring]).toEqual([400, 'Invalid command: Command name must be of the form <extension>.<name>']);
     const noExt = await command(url, 'raid.create_configuration', {}, { token: TOKEN });

@@ -4,7 +4,8 @@
  * - `GET /` and `GET /v1/`: version documents;
  * - `GET /v1/status`: `{started_at, version}`;
  * - `GET /v1/commands/`: `{commands: [result…]}`; `GET /v1/commands/{id}[?wait=true]`: one result;
- * - `POST /v1/commands/[?wait=true]` with `{name, params}`: runs a command, answers its result.
+ * - `POST /v1/commands/[?wait=true]` with `{name, params}` (`protocol/agent/commands.ts` `AgentCommandBody`):
+ *   runs a command, answers its result.
  *
  * The same routes answer without the `/v1` prefix, as IPA's do. Errors are WSME-style
  * `{faultcode, faultstring}` bodies, which Ironic's agent client reads.
@@ -18,7 +19,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { AgentFault, AgentStatus } from '../../protocol/agent/commands.js';
+import { AgentCommandBody, type AgentFault, type AgentStatus } from '../../protocol/agent/commands.js';
+import { checkSchema } from '../../protocol/json-schema-errors.js';
 import { messageOf } from '../../shared/errors.js';
 import type { CommandRegistry } from './command-registry.js';
 import { AgentRestError } from './errors.js';
@@ -154,12 +156,9 @@ export function createAgentApi(options: AgentApiOptions): AgentApi {
           if (err instanceof HttpFault) throw err;
           throw fault(400, `The body is not JSON: ${messageOf(err)}`);
         }
-        const b = body as { name?: unknown; params?: unknown } | null;
-        if (!b || typeof b !== 'object' || typeof b.name !== 'string' || !b.params || typeof b.params !== 'object' || Array.isArray(b.params)) {
-          throw fault(400, 'Missing or invalid name or params');
-        }
+        const command = checkSchema(AgentCommandBody, body, () => fault(400, 'Missing or invalid name or params'));
         checkToken(token, false);
-        const record = await registry.execute(b.name, b.params as Record<string, unknown>);
+        const record = await registry.execute(command.name, command.params);
         if (wait) await record.finished;
         return send(res, 200, record.view());
       }

@@ -1,6 +1,7 @@
 /**
  * `/v1/rules` of the legacy ironic-inspector API (`ironic_inspector/main.py` `api_rules`, `rules.py`
- * `as_dict`): create, list, show and delete introspection rules in the inspector's own format. Stored
+ * `as_dict`): create, list, show and delete introspection rules in the inspector's own format (the body:
+ * `protocol/inspector/rules.ts` `LegacyRuleBody`). Stored
  * rules run at every in-band inspection, after the Ironic-format rules, in creation order.
  */
 import type { FastifyInstance } from 'fastify';
@@ -34,11 +35,11 @@ export function legacyRuleRoutes(app: FastifyInstance, deps: ApiDeps): void {
   app.get('/v1/rules', async () => ({ rules: (await deps.store.legacyRules.all()).map((r) => ruleRepr(r, true)) }));
 
   app.post('/v1/rules', async (req, reply) => {
-    if (req.body === null || typeof req.body !== 'object' || Array.isArray(req.body)) {
+    const body = req.body;
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
       throw fail('InvalidParameterValue', 'Invalid rule: expected a JSON object');
     }
-    const body = req.body as Record<string, unknown>;
-    if (typeof body.uuid === 'string' && body.uuid !== '') checkUuid(body.uuid);
+    if ('uuid' in body && typeof body.uuid === 'string' && body.uuid !== '') checkUuid(body.uuid);
     const rule = validateLegacyRule(body);
     // Stored as sent, with each condition's defaults spelled out (as the inspector shows them).
     const conditions = rule.conditions.map((c) => ({ op: c.op, field: c.field, multiple: c.multiple, invert: c.invert, ...c.params }) as JsonObject);

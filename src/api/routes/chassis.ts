@@ -3,7 +3,7 @@
  * the API writes them to the store itself; nodes are still changed only through the conductor.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Chassis, JsonObject } from '../../domain/node.js';
+import type { Chassis } from '../../domain/node.js';
 import type { ChassisChanges, ChassisCreate } from '../../db/store.js';
 import { ChassisCreateBody } from '../../protocol/api/bodies.js';
 import { fail } from '../../shared/errors.js';
@@ -14,7 +14,7 @@ import { requireUuid } from '../lookup.js';
 import { applyPatch, changedFields, parsePatch } from '../patch.js';
 import { nextLink, one, parseLimit, parseSortDir, returnFields, type Query } from '../query.js';
 import { pick, planFields, type FieldVersions } from '../serialize/resource.js';
-import { checkBody, checkField } from '../validate.js';
+import { checkBody, checkChanged } from '../validate.js';
 import { listNodes } from './nodes.js';
 
 type ChassisParams = { Params: { chassis: string } };
@@ -73,10 +73,7 @@ export function chassisRoutes(app: FastifyInstance, deps: ApiDeps): void {
 
   app.post('/v1/chassis', async (req, reply) => {
     const body = checkBody('chassis', req.body, ChassisCreateBody);
-    const values: ChassisCreate = {
-      description: (body.description as string | null | undefined) ?? null,
-      extra: (body.extra as JsonObject | null | undefined) ?? {},
-    };
+    const values: ChassisCreate = { description: body.description ?? null, extra: body.extra ?? {} };
     if (body.uuid !== undefined && body.uuid !== null) values.uuid = requireUuid('uuid', body.uuid);
     const c = await deps.store.chassis.create(values);
     const base = baseUrl(req, deps.config.public_url);
@@ -90,14 +87,10 @@ export function chassisRoutes(app: FastifyInstance, deps: ApiDeps): void {
     const base = baseUrl(req, deps.config.public_url);
     const before = chassisView(c, base, false);
     const after = applyPatch(structuredClone(before), ops);
-    const changed = changedFields(before, after, PATCH_ALLOWED);
-    const props = ChassisCreateBody.properties as Record<string, Parameters<typeof checkField>[2]>;
+    const changed = checkChanged(changedFields(before, after, PATCH_ALLOWED), ChassisCreateBody);
     const changes: ChassisChanges = {};
-    for (const [field, value] of Object.entries(changed)) {
-      if (value !== null && props[field]) checkField(field, value, props[field]);
-      if (field === 'description') changes.description = value as string | null;
-      if (field === 'extra') changes.extra = (value as JsonObject | null) ?? {};
-    }
+    if (changed.description !== undefined) changes.description = changed.description;
+    if (changed.extra !== undefined) changes.extra = changed.extra ?? {};
     const updated = await deps.store.chassis.update(c.uuid, changes);
     return chassisView(updated, base, true);
   });

@@ -6,10 +6,9 @@
  * unset. Below 1.96 the URL answers 404 to GET and 405 to the other methods.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { JsonObject } from '../../domain/node.js';
 import type { InspectionRuleRecord } from '../../domain/rules.js';
 import type { InspectionRuleChanges } from '../../db/store.js';
-import { validateInspectionRule, type InspectionRuleInput } from '../../inspector/rules/index.js';
+import { checkInspectionRuleBody, type InspectionRuleInput } from '../../inspector/rules/index.js';
 import { fail } from '../../shared/errors.js';
 import { isUuid, normalizeUuid } from '../../shared/ids.js';
 import type { ApiDeps } from '../context.js';
@@ -67,8 +66,8 @@ function storedValues(input: InspectionRuleInput): Required<InspectionRuleChange
     priority: input.priority ?? 0,
     sensitive: input.sensitive ?? false,
     phase: input.phase ?? 'main',
-    conditions: (input.conditions ?? []) as JsonObject[],
-    actions: input.actions as JsonObject[],
+    conditions: input.conditions ?? [],
+    actions: input.actions,
   };
 }
 
@@ -112,9 +111,7 @@ export function inspectionRuleRoutes(app: FastifyInstance, deps: ApiDeps): void 
     if (req.body === null || typeof req.body !== 'object' || Array.isArray(req.body)) {
       throw fail('InvalidParameterValue', 'Invalid inspection rule: expected a JSON object.');
     }
-    const body = req.body as Record<string, unknown>;
-    validateInspectionRule(body);
-    const input = body as InspectionRuleInput;
+    const input = checkInspectionRuleBody(req.body);
     const created = await deps.store.inspectionRules.create({ ...storedValues(input), uuid: input.uuid ?? null });
     const b = base(req);
     reply.code(201).header('location', buildUrl(b, 'inspection_rules', created.uuid));
@@ -132,9 +129,8 @@ export function inspectionRuleRoutes(app: FastifyInstance, deps: ApiDeps): void 
       uuid: rule.uuid, description: rule.description, priority: rule.priority, sensitive: rule.sensitive, phase: rule.phase,
       conditions: rule.conditions, actions: rule.actions,
     };
-    const patched = applyPatch(structuredClone(doc), ops);
-    validateInspectionRule(patched);
-    const updated = await deps.store.inspectionRules.update(rule.uuid, storedValues(patched as InspectionRuleInput));
+    const patched = checkInspectionRuleBody(applyPatch(structuredClone(doc), ops));
+    const updated = await deps.store.inspectionRules.update(rule.uuid, storedValues(patched));
     return ruleView(updated, base(req));
   });
 

@@ -17,6 +17,7 @@ import { checkBody } from '../validate.js';
 type IdParams = { Params: { node: string } };
 
 const BOOT_DEVICES: readonly BootDevice[] = ['pxe', 'disk', 'cdrom', 'bios', 'safe', 'wanboot', 'floppy'];
+const isBootDevice = (d: string): d is BootDevice => (BOOT_DEVICES as readonly string[]).includes(d);
 
 /** Registers the management, validate and maintenance routes. */
 export function nodeManagementRoutes(app: FastifyInstance, deps: ApiDeps): void {
@@ -32,13 +33,13 @@ export function nodeManagementRoutes(app: FastifyInstance, deps: ApiDeps): void 
 
   app.put<IdParams>('/v1/nodes/:node/management/boot_device', async (req, reply) => {
     const body = checkBody('boot device request', req.body, BootDeviceBody);
-    const device = body.boot_device as string;
-    if (!BOOT_DEVICES.includes(device as BootDevice)) {
+    const device = body.boot_device;
+    if (!isBootDevice(device)) {
       throw fail('InvalidParameterValue', `Invalid boot device ${device}, valid devices are ${BOOT_DEVICES.join(', ')}.`);
     }
     const persistent = body.persistent === undefined || body.persistent === null ? false : toBool('persistent', body.persistent);
     const node = await getNode(deps, req.params.node, req.apiMinor);
-    await deps.conductor.setBootDevice(node.uuid, device as BootDevice, persistent);
+    await deps.conductor.setBootDevice(node.uuid, device, persistent);
     return reply.code(204).send();
   });
 
@@ -57,7 +58,7 @@ export function nodeManagementRoutes(app: FastifyInstance, deps: ApiDeps): void 
 
   app.put<IdParams>('/v1/nodes/:node/maintenance', async (req, reply) => {
     const body = req.body === undefined ? {} : checkBody('maintenance request', req.body, MaintenanceBody);
-    const reason = (body.reason as string | null | undefined) ?? one(req.query as Query, 'reason') ?? null;
+    const reason = body.reason ?? one(req.query as Query, 'reason') ?? null;
     const node = await getNode(deps, req.params.node, req.apiMinor);
     await deps.conductor.setMaintenance(node.uuid, true, reason);
     return reply.code(202).send();

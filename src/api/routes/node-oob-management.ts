@@ -5,8 +5,8 @@
  * `NodeStatesController.boot_mode` / `secure_boot`; the node-state checks are the conductor's.
  */
 import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
 import type { BootMode } from '../../conductor/client.js';
+import { BootModeBody, InjectNmiBody, SecureBootBody } from '../../protocol/api/bodies.js';
 import { fail } from '../../shared/errors.js';
 import type { ApiDeps } from '../context.js';
 import { baseUrl, buildUrl } from '../links.js';
@@ -24,12 +24,7 @@ const BOOT_MODE_MINOR = 76;
 /** Boot modes in the order Ironic lists them (`ALLOWED_TARGET_BOOT_MODES`). */
 const BOOT_MODES: readonly BootMode[] = ['bios', 'uefi'];
 
-/** `PUT …/management/inject_nmi`: no parameters (clients send `{}`). */
-const InjectNmiBody = Type.Object({}, { additionalProperties: false });
-/** `PUT …/states/boot_mode`. */
-const BootModeBody = Type.Object({ target: Type.String() }, { additionalProperties: false });
-/** `PUT …/states/secure_boot`: a boolean, or its string spellings as Ironic accepts them. */
-const SecureBootBody = Type.Object({ target: Type.Union([Type.Boolean(), Type.String()]) }, { additionalProperties: false });
+const isBootMode = (m: string): m is BootMode => (BOOT_MODES as readonly string[]).includes(m);
 
 /** 404 for a URL newer than the request's version, worded as Ironic's boot mode endpoints. */
 function requireBootModeVersion(minor: number): void {
@@ -49,13 +44,12 @@ export function nodeOobManagementRoutes(app: FastifyInstance, deps: ApiDeps): vo
   app.put<IdParams>('/v1/nodes/:node/states/boot_mode', async (req, reply) => {
     const minor = req.apiMinor;
     requireBootModeVersion(minor);
-    const body = checkBody('boot mode request', req.body, BootModeBody);
-    const target = body.target as string;
-    if (!BOOT_MODES.includes(target as BootMode)) {
+    const { target } = checkBody('boot mode request', req.body, BootModeBody);
+    if (!isBootMode(target)) {
       throw fail('InvalidParameterValue', `Invalid boot mode ${target} requested for node. Allowed boot modes are: ${BOOT_MODES.join(', ')}`);
     }
     const node = await getNode(deps, req.params.node, minor);
-    await deps.conductor.setBootMode(node.uuid, target as BootMode);
+    await deps.conductor.setBootMode(node.uuid, target);
     const base = baseUrl(req, deps.config.public_url);
     return reply.code(202).header('location', buildUrl(base, 'nodes', `${req.params.node}/states`)).send();
   });

@@ -51,27 +51,6 @@ describe('states', () => {
     expect(fault(wrongType.body)).toContain('timeout');
   });
 
-  it('refuses power off and soft power off with 409 for a node with disable_power_off, at any version; reboot and power on pass', async () => {
-    const { uuid } = await node('dpo');
-    await t.store.nodes.update(uuid, { disable_power_off: true, power_state: 'power on' });
-    const calls = t.conductor.calls.length;
-    for (const [target, v] of [['power off', '1.1'], ['power off', 'latest'], ['soft power off', '1.95']] as const) {
-      const res = await t.app.inject({ method: 'PUT', url: `/v1/nodes/${uuid}/states/power`, headers: V(v), payload: { target } });
-      expect(res.statusCode, `${target} at ${v}`).toBe(409);
-      expect(fault(res.body)).toBe(
-        `Failed to set node power state to ${target}: node ${uuid} has disable_power_off set, so Ingot never powers it off. ` +
-          'Use "rebooting" to restart it, or set disable_power_off to false (API 1.95) to allow powering it off.',
-      );
-    }
-    expect(t.conductor.calls.length).toBe(calls);
-    expect(await t.store.nodes.get(uuid)).toMatchObject({ power_state: 'power on', target_power_state: null, last_error: null });
-    for (const target of ['rebooting', 'power on']) {
-      const res = await t.app.inject({ method: 'PUT', url: '/v1/nodes/dpo/states/power', headers: LATEST, payload: { target } });
-      expect(res.statusCode, target).toBe(202);
-    }
-    expect(t.conductor.calls.slice(calls)).toEqual(['setPowerState:rebooting', 'setPowerState:power on']);
-  });
-
   it('runs provision verbs through the conductor and gates verbs by version', async () => {
     const n = await node('v1');
     const manage = await t.app.inject({ method: 'PUT', url: `/v1/nodes/${n.uuid}/states/provision`, headers: LATEST, payload: { target: 'manage' } });

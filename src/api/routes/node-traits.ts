@@ -1,9 +1,10 @@
 /**
  * `/v1/nodes/{node}/traits` (1.37): list, replace all, add one, remove one or all. Trait names follow
- * Ironic's rule: a standard (os-traits style) name or `CUSTOM_[A-Z0-9_]+`, at most 255 characters.
+ * Ironic's rule (`protocol/api/traits.ts`); how many a node may have is the conductor's to check.
  */
 import type { FastifyInstance } from 'fastify';
 import { TraitsBody } from '../../protocol/api/bodies.js';
+import { checkTrait } from '../../protocol/api/traits.js';
 import { fail } from '../../shared/errors.js';
 import type { ApiDeps } from '../context.js';
 import { getNode } from '../lookup.js';
@@ -12,20 +13,6 @@ import { checkBody } from '../validate.js';
 
 type IdParams = { Params: { node: string } };
 type TraitParams = { Params: { node: string; trait: string } };
-
-const TRAIT_RE = /^(CUSTOM_[A-Z0-9_]+|[A-Z][A-Z0-9_]*)$/;
-
-/** Throws InvalidParameterValue unless `trait` is a valid trait name. */
-export function validateTrait(trait: unknown): string {
-  if (typeof trait !== 'string' || trait.length > 255 || !TRAIT_RE.test(trait)) {
-    throw fail(
-      'InvalidParameterValue',
-      `Invalid trait ${JSON.stringify(trait)}. A valid trait must be no longer than 255 characters. Standard traits are ` +
-        'defined in the os_traits library. A custom trait must start with the prefix CUSTOM_ and use the following characters: A-Z, 0-9 and _',
-    );
-  }
-  return trait;
-}
 
 /** Registers the trait routes. */
 export function nodeTraitRoutes(app: FastifyInstance, deps: ApiDeps): void {
@@ -38,7 +25,7 @@ export function nodeTraitRoutes(app: FastifyInstance, deps: ApiDeps): void {
   app.put<IdParams>('/v1/nodes/:node/traits', async (req, reply) => {
     requireUrlVersion(req.apiMinor, 37);
     const body = checkBody('traits request', req.body, TraitsBody);
-    const traits = (body.traits as unknown[]).map(validateTrait);
+    const traits = body.traits.map(checkTrait);
     const node = await getNode(deps, req.params.node, req.apiMinor);
     await deps.conductor.setTraits(node.uuid, [...new Set(traits)]);
     return reply.code(204).send();
@@ -46,7 +33,7 @@ export function nodeTraitRoutes(app: FastifyInstance, deps: ApiDeps): void {
 
   app.put<TraitParams>('/v1/nodes/:node/traits/:trait', async (req, reply) => {
     requireUrlVersion(req.apiMinor, 37);
-    const trait = validateTrait(req.params.trait);
+    const trait = checkTrait(req.params.trait);
     const node = await getNode(deps, req.params.node, req.apiMinor);
     await deps.conductor.addTrait(node.uuid, trait);
     return reply.code(204).send();

@@ -6,7 +6,9 @@
  * VMEDIA_SUPPORTED_URL_SCHEMES`): before 1.89 the whole URL is not found, `GET` before 1.93 too.
  */
 import type { FastifyInstance } from 'fastify';
-import type { ImageDownloadSource, VmediaDeviceType } from '../../conductor/client.js';
+import type { VirtualMediaAttach, VmediaDeviceType } from '../../conductor/client.js';
+import { VMEDIA_DEVICE_TYPES, VmediaAttachBody } from '../../protocol/api/bodies.js';
+import { checkSchema, shortSchemaMessage } from '../../protocol/json-schema-errors.js';
 import { fail } from '../../shared/errors.js';
 import type { ApiDeps } from '../context.js';
 import { getNode } from '../lookup.js';
@@ -20,61 +22,19 @@ export const VMEDIA_MINOR = 89;
 /** Microversion that added `GET …/vmedia`. */
 export const VMEDIA_GET_MINOR = 93;
 
-/** Virtual media device types in Ironic's order (`boot_devices.VMEDIA_DEVICES`; its messages list them so). */
-const VMEDIA_DEVICE_TYPES: readonly VmediaDeviceType[] = ['disk', 'cdrom', 'floppy'];
-/** The image sources `image_download_source` names (Ironic's schema enum). */
-const DOWNLOAD_SOURCES: readonly ImageDownloadSource[] = ['http', 'local', 'swift'];
 /** URL schemes a BMC can fetch virtual media from (Ironic's `VMEDIA_SUPPORTED_URL_SCHEMES`). */
 const URL_SCHEMES: readonly string[] = ['http', 'https', 'nfs', 'cifs', 'smb'];
-const FIELDS = ['device_type', 'image_url', 'image_download_source'];
 
-/** A value as Python prints it (`repr`), for messages worded as Ironic's jsonschema errors. */
-function pyRepr(v: unknown): string {
-  if (v === null || v === undefined) return 'None';
-  if (v === true) return 'True';
-  if (v === false) return 'False';
-  if (typeof v === 'string') return `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
-  if (Array.isArray(v)) return `[${v.map(pyRepr).join(', ')}]`;
-  if (typeof v === 'object') return `{${Object.entries(v).map(([k, x]) => `${pyRepr(k)}: ${pyRepr(x)}`).join(', ')}}`;
-  return String(v);
-}
+const isDeviceType = (t: string): t is VmediaDeviceType => (VMEDIA_DEVICE_TYPES as readonly string[]).includes(t);
 
-/** InvalidParameterValue worded as Ironic's `args.schema` validator words a jsonschema error. */
-function schemaError(error: string, keyword: string, where = ''): never {
-  throw fail('InvalidParameterValue', `Schema error for vmedia: ${error}  Failed validating '${keyword}' in schema${where}`);
-}
-
-/** The attach request, checked against Ironic's `VMEDIA_ATTACH_VALIDATOR` schema. */
-export function checkAttachBody(body: unknown): { device_type: VmediaDeviceType; image_url: string; image_download_source: ImageDownloadSource } {
+/** The attach request, checked against Ironic's `VMEDIA_ATTACH_VALIDATOR` and worded as its `args.schema` words a jsonschema error. */
+export function checkAttachBody(body: unknown): VirtualMediaAttach {
   if (body === undefined) throw fail('MissingParameterValue', 'Missing argument: "vmedia"');
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) schemaError(`${pyRepr(body)} is not of type 'object'`, 'type');
-  const obj = body as Record<string, unknown>;
-  for (const key of ['device_type', 'image_url']) {
-    if (!(key in obj)) schemaError(`'${key}' is a required property`, 'required');
-  }
-  const extra = Object.keys(obj).filter((k) => !FIELDS.includes(k));
-  if (extra.length > 0) schemaError(`Additional properties are not allowed (${extra.map(pyRepr).join(', ')} ${extra.length === 1 ? 'was' : 'were'} unexpected)`, 'additionalProperties');
-  for (const key of FIELDS) {
-    const v = obj[key];
-    if (v === undefined) continue;
-    const where = `['properties']['${key}']`;
-    if (typeof v !== 'string') schemaError(`${pyRepr(v)} is not of type 'string'`, 'type', where);
-    if (key === 'device_type' && !VMEDIA_DEVICE_TYPES.includes(v as VmediaDeviceType)) {
-      schemaError(`${pyRepr(v)} is not one of ${pyRepr(VMEDIA_DEVICE_TYPES)}`, 'enum', where);
-    }
-    if (key === 'image_download_source' && !DOWNLOAD_SOURCES.includes(v as ImageDownloadSource)) {
-      schemaError(`${pyRepr(v)} is not one of ${pyRepr(DOWNLOAD_SOURCES)}`, 'enum', where);
-    }
-  }
-  const imageUrl = obj['image_url'] as string;
+  const request = checkSchema(VmediaAttachBody, body, (e) => fail('InvalidParameterValue', `Schema error for vmedia: ${shortSchemaMessage(e)}`));
   // As Python's urlparse: the scheme is what precedes the first ':' when it is a valid scheme, lower-cased.
-  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(imageUrl)?.[1]?.toLowerCase() ?? '';
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(request.image_url)?.[1]?.toLowerCase() ?? '';
   if (!URL_SCHEMES.includes(scheme)) throw fail('InvalidParameterValue', `Unsupported or missing URL scheme: ${scheme}`);
-  return {
-    device_type: obj['device_type'] as VmediaDeviceType,
-    image_url: imageUrl,
-    image_download_source: (obj['image_download_source'] as ImageDownloadSource | undefined) ?? 'local',
-  };
+  return { ...request, image_download_source: request.image_download_source ?? 'local' };
 }
 
 /**
@@ -88,11 +48,11 @@ export function parseDeviceTypes(raw: string | string[] | undefined): VmediaDevi
     const v = part.trim().toLowerCase();
     if (v && !items.includes(v)) items.push(v);
   }
-  const invalid = items.filter((t) => !VMEDIA_DEVICE_TYPES.includes(t as VmediaDeviceType));
+  const invalid = items.filter((t) => !isDeviceType(t));
   if (invalid.length > 0) {
     throw fail('InvalidParameterValue', `Invalid device type(s) ${invalid.join(', ')} (valid are ${VMEDIA_DEVICE_TYPES.join(', ')})`);
   }
-  return items as VmediaDeviceType[];
+  return items.filter(isDeviceType);
 }
 
 /** Registers `GET`, `POST` and `DELETE /v1/nodes/{node}/vmedia`. */

@@ -3,7 +3,6 @@
  * `/v1/portgroups/{pg}/ports` and `/v1/nodes/{node}/portgroups` (1.24).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { JsonObject } from '../../domain/node.js';
 import type { PortgroupChanges, PortgroupCreate, PortgroupFilter } from '../../db/store.js';
 import { PortgroupCreateBody } from '../../protocol/api/bodies.js';
 import { fail } from '../../shared/errors.js';
@@ -17,7 +16,7 @@ import { nextLink, one, parseLimit, parseSortDir, returnFields, type Query } fro
 import { toBool } from '../../shared/strict-bool.js';
 import { gate, ownerIndex, PORTGROUP_DEFAULT_FIELDS, PORTGROUP_FIELDS, portgroupView } from '../serialize/port.js';
 import { pick, planFields, rejectNewer } from '../serialize/resource.js';
-import { checkBody, checkField } from '../validate.js';
+import { checkBody, checkChanged } from '../validate.js';
 import { listPorts } from './ports.js';
 
 type PgParams = { Params: { portgroup: string } };
@@ -100,9 +99,9 @@ export function portgroupRoutes(app: FastifyInstance, deps: ApiDeps): void {
       node_id: node.id,
       name: checkName(body.name, minor),
       address: body.address === undefined || body.address === null ? null : normalizeMac(body.address),
-      extra: (body.extra as JsonObject | null) ?? {},
-      mode: (body.mode as string | null | undefined) ?? 'active-backup',
-      properties: (body.properties as JsonObject | null) ?? {},
+      extra: body.extra ?? {},
+      mode: body.mode ?? 'active-backup',
+      properties: body.properties ?? {},
       standalone_ports_supported:
         body.standalone_ports_supported === undefined || body.standalone_ports_supported === null
           ? true
@@ -130,23 +129,18 @@ export function portgroupRoutes(app: FastifyInstance, deps: ApiDeps): void {
     const idx = await ownerIndex(deps, [pg], false);
     const before = portgroupView(pg, idx, base);
     const after = applyPatch(structuredClone(before), ops);
-    const changed = changedFields(before, after, PATCH_ALLOWED);
-    const props = PortgroupCreateBody.properties as Record<string, Parameters<typeof checkField>[2]>;
+    const changed = checkChanged(changedFields(before, after, PATCH_ALLOWED), PortgroupCreateBody);
     const changes: PortgroupChanges = {};
-    for (const [field, value] of Object.entries(changed)) {
-      if (value !== null && props[field]) checkField(field, value, props[field]);
-      switch (field) {
-        case 'address': changes.address = value === null ? null : normalizeMac(value); break;
-        case 'name': changes.name = checkName(value, minor); break;
-        case 'node_uuid':
-          changes.node_id = (await getNodeParam(deps, 'node_uuid', requireUuid('node_uuid', value), minor)).id;
-          break;
-        case 'mode': changes.mode = value as string | null; break;
-        case 'extra': changes.extra = (value as JsonObject | null) ?? {}; break;
-        case 'properties': changes.properties = (value as JsonObject | null) ?? {}; break;
-        case 'standalone_ports_supported': changes.standalone_ports_supported = value === null ? true : toBool(field, value); break;
-      }
+    if (changed.address !== undefined) changes.address = changed.address === null ? null : normalizeMac(changed.address);
+    if (changed.name !== undefined) changes.name = checkName(changed.name, minor);
+    if (changed.node_uuid !== undefined) {
+      changes.node_id = (await getNodeParam(deps, 'node_uuid', requireUuid('node_uuid', changed.node_uuid), minor)).id;
     }
+    if (changed.mode !== undefined) changes.mode = changed.mode;
+    if (changed.extra !== undefined) changes.extra = changed.extra ?? {};
+    if (changed.properties !== undefined) changes.properties = changed.properties ?? {};
+    const standalone = changed.standalone_ports_supported;
+    if (standalone !== undefined) changes.standalone_ports_supported = standalone === null ? true : toBool('standalone_ports_supported', standalone);
     const updated = await deps.conductor.updatePortgroup(pg.uuid, changes);
     return view(deps, req, portgroupView(updated, await ownerIndex(deps, [updated], false), base));
   });

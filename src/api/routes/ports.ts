@@ -5,7 +5,6 @@
  * (`node_uuid`) or, from 1.94, by UUID or name (`node_ident`).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { JsonObject } from '../../domain/node.js';
 import type { PortChanges, PortCreate, PortFilter } from '../../db/store.js';
 import { fail, IngotError } from '../../shared/errors.js';
 import { isUuid, normalizeUuid } from '../../shared/ids.js';
@@ -15,12 +14,13 @@ import { getNode, getNodeParam, getPort, requireUuid } from '../lookup.js';
 import { normalizeMac } from '../../shared/mac.js';
 import { requireVersion } from '../microversion.js';
 import { applyPatch, changedFields, parsePatch } from '../patch.js';
-import { CHECKED_PORT_FIELDS, checkSmartNicLink, PortPostBody, rejectNewerPortInput, rejectNewerPortPatch, requireOneNode, validateLocalLink } from '../port-input.js';
+import { PortPostBody } from '../../protocol/api/bodies.js';
+import { CHECKED_PORT_FIELDS, checkSmartNicLink, rejectNewerPortInput, rejectNewerPortPatch, requireOneNode, validateLocalLink } from '../port-input.js';
 import { nextLink, one, parseLimit, parseSortDir, returnFields, type Query } from '../query.js';
 import { toBool } from '../../shared/strict-bool.js';
 import { ownerIndex, PORT_DEFAULT_FIELDS, PORT_FIELDS, portForVersion, portView } from '../serialize/port.js';
 import { pick, planFields } from '../serialize/resource.js';
-import { checkBody, checkField } from '../validate.js';
+import { checkBody, checkChanged } from '../validate.js';
 
 type PortParams = { Params: { port: string } };
 type NodeParams = { Params: { node: string } };
@@ -124,11 +124,11 @@ export function portRoutes(app: FastifyInstance, deps: ApiDeps): void {
       address,
       node_id: node.id,
       portgroup_id: await portgroupIdFor(deps, body.portgroup_uuid, node.id),
-      name: (body.name as string | null | undefined) ?? null,
-      extra: (body.extra as JsonObject | null) ?? {},
+      name: body.name ?? null,
+      extra: body.extra ?? {},
       local_link_connection: link ?? {},
       pxe_enabled: pxeEnabled,
-      physical_network: (body.physical_network as string | null | undefined) ?? null,
+      physical_network: body.physical_network ?? null,
       is_smartnic: isSmartnic,
     };
     if (isSmartnic) checkSmartNicLink(link);
@@ -149,28 +149,22 @@ export function portRoutes(app: FastifyInstance, deps: ApiDeps): void {
     const idx = await ownerIndex(deps, [port], true);
     const before = portView(port, idx, base);
     const after = applyPatch(structuredClone(before), ops);
-    const changed = changedFields(before, after, PATCH_ALLOWED);
-    const props = PortPostBody.properties as Record<string, Parameters<typeof checkField>[2]>;
+    const raw = changedFields(before, after, PATCH_ALLOWED);
     const changes: PortChanges = {};
     let nodeId = port.node_id;
-    if ('node_uuid' in changed) {
-      nodeId = (await getNodeParam(deps, 'node_uuid', requireUuid('node_uuid', changed.node_uuid), minor)).id;
+    if ('node_uuid' in raw) {
+      nodeId = (await getNodeParam(deps, 'node_uuid', requireUuid('node_uuid', raw.node_uuid), minor)).id;
       changes.node_id = nodeId;
     }
-    for (const [field, value] of Object.entries(changed)) {
-      if (value !== null && props[field]) checkField(field, value, props[field]);
-      switch (field) {
-        case 'address': changes.address = normalizeMac(value); break;
-        case 'node_uuid': break;
-        case 'portgroup_uuid': changes.portgroup_id = await portgroupIdFor(deps, value, nodeId); break;
-        case 'pxe_enabled': changes.pxe_enabled = value === null ? true : toBool(field, value); break;
-        case 'is_smartnic': changes.is_smartnic = value === null ? false : toBool(field, value); break;
-        case 'extra': changes.extra = (value as JsonObject | null) ?? {}; break;
-        case 'local_link_connection': changes.local_link_connection = validateLocalLink(value) ?? {}; break;
-        case 'physical_network': changes.physical_network = value as string | null; break;
-        case 'name': changes.name = value as string | null; break;
-      }
-    }
+    const changed = checkChanged(raw, PortPostBody);
+    if (changed.address !== undefined) changes.address = normalizeMac(changed.address);
+    if (changed.portgroup_uuid !== undefined) changes.portgroup_id = await portgroupIdFor(deps, changed.portgroup_uuid, nodeId);
+    if (changed.pxe_enabled !== undefined) changes.pxe_enabled = changed.pxe_enabled === null ? true : toBool('pxe_enabled', changed.pxe_enabled);
+    if (changed.is_smartnic !== undefined) changes.is_smartnic = changed.is_smartnic === null ? false : toBool('is_smartnic', changed.is_smartnic);
+    if (changed.extra !== undefined) changes.extra = changed.extra ?? {};
+    if (changed.local_link_connection !== undefined) changes.local_link_connection = validateLocalLink(changed.local_link_connection) ?? {};
+    if (changed.physical_network !== undefined) changes.physical_network = changed.physical_network;
+    if (changed.name !== undefined) changes.name = changed.name;
     const updated = await deps.conductor.updatePort(port.uuid, changes);
     const idx2 = await ownerIndex(deps, [updated], minor >= 24);
     return portForVersion(updated, idx2, base, minor);

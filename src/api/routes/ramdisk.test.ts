@@ -18,11 +18,12 @@ describe('POST /v1/continue_inspection', () => {
     expect(t.conductor.calls).toContain('continueInspection');
   });
 
-  it('refuses a body over api.max_inspection_body_bytes with a 400 naming the limit, before the conductor sees it', async () => {
+  it('refuses a body over api.max_inspection_body_bytes with a 413 naming the limit, before the conductor sees it', async () => {
     const before = t.conductor.calls.length;
     const body = JSON.stringify({ inventory: { padding: 'x'.repeat(8000) } });
     const res = await t.app.inject({ method: 'POST', url: '/v1/continue_inspection', payload: body, headers: { 'content-type': 'application/json' } });
-    expect(res.statusCode).toBe(400);
+    expect(res.statusCode).toBe(413);
+    expect(res.headers['x-ingot-error-code']).toBe('BodyTooLarge');
     expect(res.body).toContain('Request body is too large (limit 4096 bytes).');
     expect(t.conductor.calls.length).toBe(before);
   });

@@ -11,7 +11,7 @@
 import type { Node } from '../../domain/node.js';
 import { TRANSITIONING_STATES } from '../../domain/states.js';
 import { unsupported, type DriverTask } from '../../drivers/interfaces/base.js';
-import { BOOT_MODES, type BootMode, type ManagementInterface, type VirtualMediaInfo, type VmediaDeviceType } from '../../drivers/interfaces/management.js';
+import type { BootMode, ManagementInterface, VirtualMediaInfo, VmediaDeviceType } from '../../drivers/interfaces/management.js';
 import { fail, IngotError, messageOf } from '../../shared/errors.js';
 import type { VirtualMediaAttach } from '../client.js';
 import type { ConductorContext } from '../context.js';
@@ -26,13 +26,6 @@ export function refuseWhileTransitioning(node: Readonly<Node>, what: 'boot mode'
       'InvalidState',
       `Node ${node.uuid} is in ${node.provision_state} state. Since the node is transitioning, the ${what} will not be set as this may interfere with ongoing changes. Try again later.`,
     );
-  }
-}
-
-/** Throws InvalidParameterValue unless `mode` is a boot mode (message as Ironic's API). */
-export function checkBootMode(mode: unknown): asserts mode is BootMode {
-  if (!BOOT_MODES.includes(mode as BootMode)) {
-    throw fail('InvalidParameterValue', `Invalid boot mode ${String(mode)} requested for node. Allowed boot modes are: ${BOOT_MODES.join(', ')}`);
   }
 }
 
@@ -64,7 +57,6 @@ export async function injectNmi(ctx: ConductorContext, ident: string): Promise<v
  * the machine reports it already, then records it in `boot_mode`; a failure goes to last_error.
  */
 export async function changeBootMode(ctx: ConductorContext, ident: string, mode: BootMode): Promise<void> {
-  checkBootMode(mode);
   const task = await Task.acquire(ctx, ident);
   let handedOver = false;
   try {

@@ -18,8 +18,19 @@ import { checkStepsAvailable, parseSteps, type Step } from './steps.js';
 /** Transitions of the table the conductor makes itself, never on request. */
 const INTERNAL_ONLY: ReadonlyArray<[ProvisionState, ProvisionEvent]> = [[S.CLEANING, 'manage']];
 
-/** Verbs refused while the node is in maintenance (Ironic's NodeInMaintenance). */
-const NOT_IN_MAINTENANCE: ReadonlySet<ProvisionVerb> = new Set(['active', 'deploy', 'rebuild', 'clean', 'rescue', 'unrescue', 'service', 'provide']);
+/** Verbs refused while the node is in maintenance, with the operation Ironic's NodeInMaintenance names. */
+const MAINTENANCE_OPERATIONS: Readonly<Partial<Record<ProvisionVerb, string>>> = {
+  active: 'provisioning', deploy: 'provisioning', rebuild: 'provisioning', clean: 'cleaning', rescue: 'rescuing',
+  unrescue: 'unrescuing', service: 'service', provide: 'providing',
+};
+
+/** Refuses `verb` on a node in maintenance. */
+function refuseInMaintenance(verb: ProvisionVerb, task: Task): void {
+  const operation = MAINTENANCE_OPERATIONS[verb];
+  if (task.node.maintenance && operation) {
+    throw fail('NodeInMaintenance', `The ${operation} operation can't be performed on node ${task.node.uuid} because it's in maintenance mode.`);
+  }
+}
 
 /** Verbs a protected node refuses. */
 const PROTECTED_REFUSES: ReadonlySet<ProvisionVerb> = new Set(['rebuild', 'deleted', 'undeploy']);
@@ -69,9 +80,6 @@ async function begin(task: Task, verb: ProvisionVerb, options: ProvisionOptions)
       await task.process('provide', { lastError: null });
       return (signal) => phase.clean(task, signal, null);
     case 'clean': {
-      if (options.clean_steps === undefined) {
-        throw fail('InvalidParameterValue', '"clean_steps" is required when setting target provision state to clean');
-      }
       const steps = parseSteps('clean', options.clean_steps);
       checkStepsAvailable(task, 'clean', steps);
       await validateAll(task, 'power and management interfaces', ['power', 'management']);
@@ -100,10 +108,7 @@ async function begin(task: Task, verb: ProvisionVerb, options: ProvisionOptions)
       await task.process('adopt', { lastError: null });
       return (signal) => phase.adopt(task, signal);
     case 'rescue': {
-      const password = options.rescue_password;
-      if (typeof password !== 'string' || password.trim() === '') {
-        throw fail('MissingParameterValue', "A non-empty 'rescue_password' is required when setting target provision state to rescue");
-      }
+      const password = options.rescue_password ?? null;
       await validateAll(task, 'rescue and power interfaces', ['power', 'rescue']);
       task.set({ instance_info: { ...node.instance_info, rescue_password: password } });
       await task.process('rescue', { lastError: null });
@@ -114,9 +119,6 @@ async function begin(task: Task, verb: ProvisionVerb, options: ProvisionOptions)
       await task.process('unrescue', { lastError: null });
       return (signal) => phase.unrescue(task, signal);
     case 'service': {
-      if (options.service_steps === undefined) {
-        throw fail('InvalidParameterValue', '"service_steps" is required when setting target provision state to service');
-      }
       const steps = parseSteps('service', options.service_steps);
       checkStepsAvailable(task, 'service', steps);
       await task.process('service', { lastError: null });
@@ -138,10 +140,10 @@ export async function doProvisionAction(ctx: ConductorContext, ident: string, ve
     const node = task.node;
     const event = VERBS[verb].event;
     const internal = INTERNAL_ONLY.some(([s, e]) => s === node.provision_state && e === event);
+    // As Ironic: a deployment in maintenance is refused before its state is looked at, the other verbs after.
+    if (event === 'deploy' || event === 'rebuild') refuseInMaintenance(verb, task);
     if (!transition(node.provision_state, event) || internal) throw invalidState(verb, task);
-    if (node.maintenance && NOT_IN_MAINTENANCE.has(verb)) {
-      throw fail('NodeInMaintenance', `The ${verb} operation can't be performed on node ${node.uuid} because it's in maintenance mode.`);
-    }
+    refuseInMaintenance(verb, task);
     if (node.protected && PROTECTED_REFUSES.has(verb)) {
       throw fail('NodeProtected', `Node ${node.uuid} is protected and cannot be undeployed, rebuilt or deleted`);
     }

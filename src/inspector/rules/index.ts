@@ -7,7 +7,6 @@ export { applyLegacyRules } from './legacy-engine.js';
 export {
   checkLegacyRule,
   validateLegacyRule,
-  LegacyRuleSchema,
   LEGACY_ACTIONS,
   LEGACY_CONDITION_OPS,
   type LegacyRule,
@@ -17,7 +16,7 @@ export { applyInspectionRules, type InspectionRulesOptions } from './inspection-
 export {
   checkInspectionRule,
   validateInspectionRule,
-  InspectionRuleSchema,
+  checkInspectionRuleBody,
   ACTION_OPS,
   CONDITION_OPS,
   type InspectionRule,

@@ -16,7 +16,7 @@
  * named arguments or (deprecated upstream) a list of them in signature order; `!op` negates a condition.
  * The validation here is what rule creation runs; problems name the rule field at fault.
  */
-import { Type, type Static } from 'typebox';
+import { InspectionRuleBody } from '../../protocol/api/inspection-rule.js';
 import { fail } from '../../shared/errors.js';
 import { schemaProblems } from './schema-errors.js';
 import { hasReplacementField } from './py-format.js';
@@ -80,44 +80,8 @@ export const LOG_LEVELS = ['debug', 'info', 'warning', 'error', 'critical'] as c
 /** The only inspection phase Ironic defines. */
 export const INSPECTION_PHASES = ['main'] as const;
 
-const Args = Type.Union([Type.Array(Type.Unknown()), Type.Record(Type.String(), Type.Unknown())], {
-  description: 'Arguments: a dict of named arguments, or a list in signature order.',
-});
-const Loop = Type.Union([Type.Array(Type.Unknown()), Type.Record(Type.String(), Type.Unknown())], {
-  description: 'Items to repeat the operation for; each is available as {item}.',
-});
-
-/** The wire form of an inspection rule (`POST /v1/inspection_rules` body, or a built-in rules file entry). */
-export const InspectionRuleSchema = Type.Object(
-  {
-    uuid: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-    description: Type.Optional(Type.Union([Type.String({ maxLength: 255 }), Type.Null()])),
-    priority: Type.Optional(Type.Integer({ description: 'Higher runs first; 0-9999 for user rules.' })),
-    sensitive: Type.Optional(Type.Union([Type.Boolean(), Type.Null()], { description: 'Mask the rule in logs and API output.' })),
-    phase: Type.Optional(Type.Union([Type.String({ maxLength: 16 }), Type.Null()])),
-    conditions: Type.Optional(
-      Type.Union([
-        Type.Array(
-          Type.Object(
-            {
-              op: Type.String(),
-              args: Args,
-              multiple: Type.Optional(Type.Union([Type.Literal('any'), Type.Literal('all'), Type.Literal('first'), Type.Literal('last')])),
-              loop: Type.Optional(Loop),
-            },
-            { additionalProperties: true },
-          ),
-        ),
-        Type.Null(),
-      ]),
-    ),
-    actions: Type.Array(Type.Object({ op: Type.String(), args: Args, loop: Type.Optional(Loop) }, { additionalProperties: true }), {
-      minItems: 1,
-    }),
-  },
-  { additionalProperties: false },
-);
-export type InspectionRuleInput = Static<typeof InspectionRuleSchema>;
+/** An inspection rule as sent (and as stored). */
+export type InspectionRuleInput = InspectionRuleBody;
 
 /** A validated condition. */
 export interface InspectionCondition {
@@ -193,7 +157,7 @@ export function checkInspectionRule(
   input: unknown,
   options: InspectionRuleCheckOptions = {},
 ): { rule: InspectionRule; problems: [] } | { rule: null; problems: string[] } {
-  const problems: string[] = schemaProblems(InspectionRuleSchema, input);
+  const problems: string[] = schemaProblems(InspectionRuleBody, input);
   if (problems.length > 0) return { rule: null, problems };
   const raw = input as InspectionRuleInput;
 
@@ -263,6 +227,12 @@ export function validateInspectionRule(input: unknown, options: InspectionRuleCh
   const checked = checkInspectionRule(input, options);
   if (checked.rule) return checked.rule;
   throw fail('InvalidParameterValue', `Invalid inspection rule: ${checked.problems.join('; ')}`);
+}
+
+/** Validates a rule document as {@link validateInspectionRule} does and returns it as sent, typed. */
+export function checkInspectionRuleBody(input: unknown): InspectionRuleInput {
+  validateInspectionRule(input);
+  return input as InspectionRuleInput;
 }
 
 function hasLoop(loop: unknown): boolean {

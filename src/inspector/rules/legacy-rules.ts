@@ -12,7 +12,7 @@
  * rule creation runs: it refuses unknown operators and actions, missing or unexpected parameters, bad
  * regular expressions, bad networks and JSON paths that do not parse, naming the rule field at fault.
  */
-import { Type, type Static } from 'typebox';
+import { LegacyRuleBody } from '../../protocol/inspector/rules.js';
 import { fail } from '../../shared/errors.js';
 import { schemaProblems } from './schema-errors.js';
 import { compilePyRegex } from './py-regex.js';
@@ -27,39 +27,12 @@ export type LegacyConditionOp = (typeof LEGACY_CONDITION_OPS)[number];
 export const LEGACY_ACTIONS = ['fail', 'set-attribute', 'set-capability', 'extend-attribute', 'add-trait', 'remove-trait'] as const;
 export type LegacyActionName = (typeof LEGACY_ACTIONS)[number];
 
-/** The wire form of a legacy rule (`POST /v1/rules` body). */
-export const LegacyRuleSchema = Type.Object(
-  {
-    uuid: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'Rule UUID; generated when absent.' })),
-    description: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'Human-readable description.' })),
-    scope: Type.Optional(Type.Union([Type.String(), Type.Null()], {
-      description: 'When set, the rule applies only to nodes whose properties.inspection_scope equals it.',
-    })),
-    conditions: Type.Optional(
-      Type.Array(
-        Type.Object(
-          {
-            op: Type.String({ description: 'Condition operator.' }),
-            field: Type.String({ description: 'JSON path to the value; prefix data:// (default) or node://.' }),
-            multiple: Type.Optional(Type.Union([Type.Literal('any'), Type.Literal('all'), Type.Literal('first')])),
-            invert: Type.Optional(Type.Boolean()),
-          },
-          { additionalProperties: true },
-        ),
-      ),
-    ),
-    actions: Type.Array(Type.Object({ action: Type.String({ description: 'Action to take.' }) }, { additionalProperties: true }), {
-      minItems: 1,
-    }),
-  },
-  { additionalProperties: false },
-);
 /** A condition as sent: the reserved keys plus the operator's parameters (`value`). */
-export type LegacyConditionInput = NonNullable<Static<typeof LegacyRuleSchema>['conditions']>[number] & { [param: string]: unknown };
+export type LegacyConditionInput = NonNullable<LegacyRuleBody['conditions']>[number] & { [param: string]: unknown };
 /** An action as sent: `action` plus its parameters. */
 export type LegacyActionInput = { action: string; [param: string]: unknown };
 /** A legacy rule as sent and stored. */
-export type LegacyRuleInput = Omit<Static<typeof LegacyRuleSchema>, 'conditions' | 'actions'> & {
+export type LegacyRuleInput = Omit<LegacyRuleBody, 'conditions' | 'actions'> & {
   conditions?: LegacyConditionInput[];
   actions: LegacyActionInput[];
 };
@@ -124,7 +97,7 @@ export function splitFieldScheme(field: string): { scheme: string; path: string 
  * Does not throw.
  */
 export function checkLegacyRule(input: unknown): { rule: LegacyRule; problems: [] } | { rule: null; problems: string[] } {
-  const problems: string[] = schemaProblems(LegacyRuleSchema, input);
+  const problems: string[] = schemaProblems(LegacyRuleBody, input);
   if (problems.length > 0) return { rule: null, problems };
   const raw = input as LegacyRuleInput;
 

@@ -10,6 +10,9 @@
  * `GET /v1/commands/` (or `GET /v1/commands/{id}?wait=true`). Only one asynchronous command runs at a
  * time: a new command while it runs is refused with HTTP 409 ("Agent is busy").
  */
+import type { Static } from 'typebox';
+import * as Type from 'typebox/type';
+import { jsonObject } from '../schema-kit.js';
 
 /** The agent's default port (`ipa-listen-port`). */
 export const AGENT_DEFAULT_PORT = 9999;
@@ -54,11 +57,12 @@ export interface AgentStatus {
   version: string;
 }
 
-/** The body of `POST /v1/commands/`. */
-export interface AgentCommandRequest<P = Record<string, unknown>> {
-  name: string;
-  params: P;
-}
+/**
+ * The body of `POST /v1/commands/`: the command's wire name and its parameters (IPA's `api_run_command`
+ * refuses anything else with 400 "Missing or invalid name or params"); other keys are ignored.
+ */
+export const AgentCommandBody = Type.Object({ name: Type.String(), params: jsonObject() });
+export type AgentCommandRequest = Static<typeof AgentCommandBody>;
 
 /**
  * The error body of the agent's API for non-2xx answers (WSME style, `api/app.py` `format_exception`).

@@ -9,6 +9,9 @@
  * server offers (lookup at most {@link AGENT_TOKEN_API_VERSION}, heartbeat at most
  * {@link AGENT_MAX_KNOWN_API_VERSION}).
  */
+import type { Static } from 'typebox';
+import * as Type from 'typebox/type';
+import { optionalString } from '../schema-kit.js';
 
 /** The API version that added `agent_version` to heartbeats. */
 export const AGENT_VERSION_API_VERSION: readonly [number, number] = [1, 36];
@@ -47,17 +50,38 @@ export interface LookupResponse {
   config: LookupConfig;
 }
 
-/** `POST /v1/heartbeat/{node}` body. */
-export interface HeartbeatRequest {
-  /** Where the agent's API listens, e.g. `http://192.0.2.10:9999`. */
-  callback_url: string;
-  agent_token?: string | null;
-  agent_version?: string;
-  /** PEM of the agent's self-generated TLS certificate (auto TLS). */
-  agent_verify_ca?: string;
-  agent_status?: 'start' | 'end' | 'error';
-  agent_status_message?: string;
-}
+/**
+ * `GET /v1/lookup` query (Ironic's `LookupController.get_all`): `addresses`, the machine's MACs comma
+ * separated (those that are not MACs are skipped), and/or the node's UUID.
+ */
+export const LookupQuery = Type.Object({ addresses: Type.Optional(Type.String()), node_uuid: Type.Optional(Type.String()) });
+export type LookupQuery = Static<typeof LookupQuery>;
+
+/** What `agent_status` may say (Ironic's `AGENT_VALID_STATES`; the anaconda deploy reports it). */
+export const AGENT_STATUSES = ['start', 'end', 'error'] as const;
+
+/**
+ * `POST /v1/heartbeat/{node}` body (the arguments of Ironic's `HeartbeatController.post`, each an
+ * `args.string`). Which fields a version accepts, the URL's scheme, the token's presence and
+ * `agent_status` against {@link AGENT_STATUSES} are checked by the API with Ironic's messages.
+ */
+export const HeartbeatBody = Type.Object(
+  {
+    /** Where the agent's API listens, e.g. `http://192.0.2.10:9999`. */
+    callback_url: Type.String(),
+    /** The token of the lookup (1.62); required. */
+    agent_token: optionalString(),
+    /** 1.36. */
+    agent_version: optionalString(),
+    /** PEM of the agent's self-generated TLS certificate (auto TLS, 1.68). */
+    agent_verify_ca: optionalString(),
+    /** One of {@link AGENT_STATUSES} (1.72). */
+    agent_status: optionalString(),
+    agent_status_message: optionalString(),
+  },
+  { additionalProperties: false },
+);
+export type HeartbeatRequest = Static<typeof HeartbeatBody>;
 
 /** What later lookups show in place of the agent token. */
 export const HIDDEN_AGENT_TOKEN = '******';

@@ -1,0 +1,32 @@
+/**
+ * A JSON value as Python's `repr()` prints it. Ironic's messages quote what the client sent this way
+ * (jsonschema's "'x' is not one of […]", a JSON Patch quoted as a Python dict), so Ingot's read the same.
+ */
+
+/** `repr()` of a JSON value: `'a'`, `None`, `True`, `[1, 'b']`, `{'k': 'v'}`. */
+export function pythonRepr(value: unknown): string {
+  if (value === null || value === undefined) return 'None';
+  if (value === true) return 'True';
+  if (value === false) return 'False';
+  if (typeof value === 'string') return reprString(value);
+  if (Array.isArray(value)) return `[${value.map(pythonRepr).join(', ')}]`;
+  if (typeof value === 'object') {
+    return `{${Object.entries(value).map(([k, v]) => `${reprString(k)}: ${pythonRepr(v)}`).join(', ')}}`;
+  }
+  return String(value);
+}
+
+/** Python quotes with `'` unless the text holds a `'` and no `"`, and escapes the rest. */
+function reprString(s: string): string {
+  const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
+  let out = '';
+  for (const ch of s) {
+    if (ch === '\\') out += '\\\\';
+    else if (ch === quote) out += `\\${quote}`;
+    else if (ch === '\n') out += '\\n';
+    else if (ch === '\r') out += '\\r';
+    else if (ch === '\t') out += '\\t';
+    else out += ch;
+  }
+  return `${quote}${out}${quote}`;
+}
