@@ -11,7 +11,7 @@ import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { JsonObject, Node } from '../domain/node.js';
 import type { AgentImage } from '../drivers/agent/services.js';
-import { nodeFile, placeFile, removeImages } from '../drivers/pxe/node-files.js';
+import { nodeFile, placeFile, removeImages } from '../drivers/network-boot/node-files.js';
 import {
   hashFile, isHttpUrl, MAX_CONFIG_DRIVE_BYTES, parseChecksum, storedConfigDrive, type ConfigDriveContents,
 } from '../images/index.js';

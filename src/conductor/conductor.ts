@@ -18,7 +18,7 @@ import type { RedfishConfig } from '../config/redfish.js';
 import type { Store } from '../db/store.js';
 import { createDriverRegistry, type DriverRegistry } from '../drivers/registry.js';
 import { createDriverResources } from '../drivers/resources.js';
-import type { NetworkBootEnvironment } from '../drivers/pxe/environment.js';
+import type { NetworkBootEnvironment } from '../drivers/network-boot/environment.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { messageOf } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';

@@ -2,7 +2,7 @@
 import type { ConductorConfig } from '../config/conductor.js';
 import type { ImagesConfig } from '../config/images.js';
 import type { AgentServices } from '../drivers/agent/services.js';
-import type { NetworkBootEnvironment } from '../drivers/pxe/environment.js';
+import type { NetworkBootEnvironment } from '../drivers/network-boot/environment.js';
 import type { InspectorConfig } from '../config/inspector.js';
 import type { InspectionRuleInput } from '../inspector/rules/index.js';
 import type { Store } from '../db/store.js';

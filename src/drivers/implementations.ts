@@ -16,9 +16,9 @@ import { inspectorInspect } from './inspector/inspect.js';
 import { fakeBios, fakeConsole, fakeFirmware, fakeNetwork, fakeRaid, fakeStorage, fakeVendor } from './fake/extras.js';
 import { fakeManagement } from './fake/management.js';
 import { fakePower } from './fake/power.js';
-import { httpBoot } from './http/index.js';
-import { ipxeBoot } from './ipxe/index.js';
-import { pxeBoot } from './pxe/index.js';
+import { httpBoot } from './http/http-boot.js';
+import { ipxeBoot } from './ipxe/ipxe-boot.js';
+import { pxeBoot } from './pxe/pxe-boot.js';
 import { fakeBoot, fakeDeploy, fakeInspect, fakeRescue } from './fake/provisioning.js';
 import {
   noBios, noConsole, noFirmware, noInspect, noopManagement, noopNetwork, noopStorage, noRaid, noRescue, noVendor,

@@ -11,7 +11,7 @@ import { InspectorClient } from './inspector/client.js';
 import { IpmiClient } from './ipmi/client.js';
 import { RedfishClientPool } from './redfish/pool.js';
 import type { RetryObserver } from './retry-log.js';
-import type { NetworkBootEnvironment } from './pxe/environment.js';
+import type { NetworkBootEnvironment } from './network-boot/environment.js';
 
 export interface DriverResources {
   readonly redfish: RedfishClientPool;

@@ -15,7 +15,7 @@ import { toBool } from '../../shared/strict-bool.js';
 import { bootInstance } from '../boot-instance.js';
 import type { DriverTask, FlowStep } from '../interfaces/base.js';
 import type { DeployInterface } from '../interfaces/deploy.js';
-import { instanceImages } from '../pxe/boot-info.js';
+import { instanceImages } from '../network-boot/boot-info.js';
 import { DIRECT_DEPLOY_STEPS, deployWithAgent, imageWritten } from './deploy-steps.js';
 import { agentHeartbeat } from './heartbeat.js';
 import { agentCleanSteps } from './in-band-steps.js';

@@ -3,9 +3,11 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bootConformance } from '../interfaces/boot.case.js';
 import type { sampleTask } from '../interfaces/case-support.js';
-import { withDeployImages } from '../pxe/conformance.test-support.js';
-import { DEPLOY_INFO, fakeEnv, MAC_PXE, TOKEN, type FakeEnv } from '../pxe/env.test-support.js';
-import { grubMasterConfigPath, httpBoot, httpConfigPaths, HTTP_FLAVOR, statedBootModes } from './index.js';
+import { withDeployImages } from '../network-boot/conformance.test-support.js';
+import { DEPLOY_INFO, fakeEnv, MAC_PXE, TOKEN, type FakeEnv } from '../network-boot/env.test-support.js';
+import { statedBootModes } from './boot-mode.js';
+import { httpBoot, HTTP_FLAVOR } from './http-boot.js';
+import { grubMasterConfigPath, httpConfigPaths } from './http-config.js';
 
 const UUID = '1be26c0b-03f2-4d2e-ae87-c02d7f33c123';
 const DEV = '(http,10.9.0.1:8088)';

@@ -8,8 +8,8 @@
 import path from 'node:path';
 import type { BootConfig } from '../../config/boot.js';
 import { fail } from '../../shared/errors.js';
-import { macColons, macHyphens } from '../pxe/boot-info.js';
-import { renderGrubMenu, type BootEntry } from '../pxe/pxe-config.js';
+import { macColons, macHyphens } from '../network-boot/boot-info.js';
+import { renderGrubMenu, type BootEntry } from '../network-boot/boot-entry.js';
 
 /** The HTTP root as GRUB names it. */
 export interface GrubHttpRoot {

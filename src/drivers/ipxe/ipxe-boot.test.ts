@@ -2,9 +2,9 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bootConformance } from '../interfaces/boot.case.js';
 import type { sampleTask } from '../interfaces/case-support.js';
-import { withDeployImages } from '../pxe/conformance.test-support.js';
-import { DEPLOY_INFO, fakeEnv, MAC_PXE, TOKEN, type FakeEnv } from '../pxe/env.test-support.js';
-import { ipxeBoot, ipxeScriptPath } from './index.js';
+import { withDeployImages } from '../network-boot/conformance.test-support.js';
+import { DEPLOY_INFO, fakeEnv, MAC_PXE, TOKEN, type FakeEnv } from '../network-boot/env.test-support.js';
+import { ipxeBoot, ipxeScriptPath } from './ipxe-boot.js';
 
 const UUID = '1be26c0b-03f2-4d2e-ae87-c02d7f33c123';
 

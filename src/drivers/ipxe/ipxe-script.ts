@@ -2,7 +2,7 @@
  * The per-MAC iPXE script of the `ipxe` interface, after Ironic's `ipxe_config.template`: kernel and
  * initrd over HTTP, retried until they load (`|| goto`), with BOOTIF and the agent's parameters.
  */
-import { kernelCommandLine, type BootEntry } from '../pxe/pxe-config.js';
+import { kernelCommandLine, type BootEntry } from '../network-boot/boot-entry.js';
 
 /** The script for the machine booting from `mac`; `timeoutS` > 0 adds iPXE's `--timeout` (in ms) to the downloads. */
 export function renderIpxeScript(entry: BootEntry, mac: string, timeoutS = 0): string {

@@ -3,32 +3,7 @@
  * and `pxe_grub_config.template` (GRUB, UEFI). One entry is written: the agent ramdisk (`deploy`) or the
  * instance of a ramdisk deploy (`boot_ramdisk`); a local boot writes nothing.
  */
-import { bootIf } from './boot-info.js';
-
-/** One thing to boot: kernel and initrd as the loader names them (TFTP paths or HTTP URLs). */
-export interface BootEntry {
-  /** `deploy` for the agent ramdisk, `boot_ramdisk` for the instance of a ramdisk deploy. */
-  label: 'deploy' | 'boot_ramdisk';
-  kernel: string;
-  initrd: string;
-  /** Kernel parameters, BOOTIF excluded (added per MAC). */
-  params: string;
-}
-
-/** The fixed words Ironic puts before the parameters of each label. */
-function leading(entry: BootEntry): string {
-  return entry.label === 'deploy' ? 'selinux=0 troubleshoot=0 text' : 'root=/dev/ram0 text';
-}
-
-/** `coreos.configdrive=0` tells a CoreOS-based agent ramdisk not to wait for a config drive (Ironic adds it). */
-function trailing(entry: BootEntry): string[] {
-  return entry.label === 'deploy' ? ['coreos.configdrive=0'] : [];
-}
-
-/** The kernel command line of `entry` for the machine booting from `mac`. */
-export function kernelCommandLine(entry: BootEntry, mac: string): string {
-  return [leading(entry), entry.params, bootIf(mac), ...trailing(entry)].filter((p) => p !== '').join(' ');
-}
+import { kernelCommandLine, renderGrubMenu, type BootEntry } from '../network-boot/boot-entry.js';
 
 /**
  * PXELINUX config for `pxelinux.cfg/01-<mac>`. Paths are relative to the TFTP root.
@@ -54,22 +29,6 @@ export function renderPxelinuxConfig(entry: BootEntry, mac: string): string {
  */
 export function renderGrubConfig(entry: BootEntry, mac: string, tftpServer: string): string {
   return renderGrubMenu(entry, absolute(entry.kernel), absolute(entry.initrd), mac, tftpServer);
-}
-
-/** The GRUB menu booting `entry` with the loader's names of its kernel and initrd; `bootServer` '' leaves `boot_server` out. */
-export function renderGrubMenu(entry: BootEntry, kernel: string, initrd: string, mac: string, bootServer: string): string {
-  const server = bootServer ? ` boot_server=${bootServer}` : '';
-  return [
-    `set default=${entry.label}`,
-    'set timeout=5',
-    'set hidden_timeout_quiet=false',
-    '',
-    `menuentry "${entry.label}" {`,
-    `    linux ${kernel} ${kernelCommandLine(entry, mac)}${server}`,
-    `    initrd ${initrd}`,
-    '}',
-    '',
-  ].join('\n');
 }
 
 function absolute(p: string): string {

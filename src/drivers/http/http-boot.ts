@@ -8,10 +8,9 @@
  */
 import type { BootConfig } from '../../config/boot.js';
 import type { BootInterface } from '../interfaces/boot.js';
-import { bootOption } from '../pxe/boot-info.js';
-import type { NetworkBootEnvironment } from '../pxe/environment.js';
-import { networkBoot, requireOptions, type BootFlavor } from '../pxe/network-boot.js';
-import { httpUrl } from '../ipxe/index.js';
+import { bootOption } from '../network-boot/boot-info.js';
+import type { NetworkBootEnvironment } from '../network-boot/environment.js';
+import { httpUrl, networkBoot, requireOptions, type BootFlavor } from '../network-boot/boot-interface.js';
 import { requireUefi } from './boot-mode.js';
 import { grubHttpPath, grubHttpRoot, grubMasterConfigPath, httpConfigPaths, renderGrubMasterConfig, renderHttpGrubConfig } from './http-config.js';
 
@@ -69,6 +68,3 @@ export function httpBoot(env: NetworkBootEnvironment | null): BootInterface {
     },
   };
 }
-
-export { requireUefi, statedBootModes, type StatedBootMode } from './boot-mode.js';
-export { grubHttpPath, grubHttpRoot, grubMasterConfigPath, httpConfigPaths, renderGrubMasterConfig, renderHttpGrubConfig, type GrubHttpRoot } from './http-config.js';

@@ -8,19 +8,14 @@
 import path from 'node:path';
 import type { BootConfig } from '../../config/boot.js';
 import type { BootInterface } from '../interfaces/boot.js';
-import { macHyphens } from '../pxe/boot-info.js';
-import type { NetworkBootEnvironment } from '../pxe/environment.js';
-import { networkBoot, requireOptions, type BootFlavor } from '../pxe/network-boot.js';
+import { macHyphens } from '../network-boot/boot-info.js';
+import type { NetworkBootEnvironment } from '../network-boot/environment.js';
+import { httpUrl, networkBoot, requireOptions, type BootFlavor } from '../network-boot/boot-interface.js';
 import { renderIpxeScript } from './ipxe-script.js';
 
 /** Where the `ipxe` interface writes the script of `mac`. */
 export function ipxeScriptPath(config: Pick<BootConfig, 'http_root_dir'>, mac: string): string {
   return path.join(config.http_root_dir, 'pxelinux.cfg', macHyphens(mac));
-}
-
-/** `<http_url>/<rest>` without doubled slashes. */
-export function httpUrl(config: Pick<BootConfig, 'http_url'>, rest: string): string {
-  return `${config.http_url.replace(/\/+$/, '')}/${rest.replace(/^\/+/, '')}`;
 }
 
 /** The flavor of {@link ipxeBoot}. */
@@ -43,5 +38,3 @@ export const IPXE_FLAVOR: BootFlavor = {
 export function ipxeBoot(env: NetworkBootEnvironment | null): BootInterface {
   return networkBoot(IPXE_FLAVOR, env);
 }
-
-export { renderIpxeScript } from './ipxe-script.js';

@@ -5,6 +5,10 @@
  * (prepareInstance); the kernel and ramdisk under `<root>/<node uuid>/`; DHCP options pointing the
  * machine at the loader. A local boot writes nothing, removes what a ramdisk boot left and sets the boot
  * device to disk, persistently, as Ironic does.
+ *
+ * src/drivers/network-boot/ is the library the `pxe`, `ipxe` and `http` boot interfaces share (Ironic's
+ * `pxe_base` and `pxe_utils`); each interface's own flavor and config files live in drivers/pxe/,
+ * drivers/ipxe/ and drivers/http/.
  */
 import type { BootConfig } from '../../config/boot.js';
 import type { BootDevice, Node, Port } from '../../domain/node.js';
@@ -16,7 +20,7 @@ import {
 } from './boot-info.js';
 import type { BootDhcpInput, NetworkBootEnvironment } from './environment.js';
 import { placeImages, removeImages, writeAtomic } from './node-files.js';
-import type { BootEntry } from './pxe-config.js';
+import type { BootEntry } from './boot-entry.js';
 import { rm } from 'node:fs/promises';
 
 /** A file a flavor writes for one MAC. */
@@ -149,4 +153,9 @@ export function networkBoot(flavor: BootFlavor, env: NetworkBootEnvironment | nu
 export function requireOptions(config: Readonly<BootConfig>, flavor: string, keys: readonly (keyof BootConfig)[]): void {
   const missing = keys.filter((k) => String(config[k]).trim() === '');
   if (missing.length) throw fail('ConfigInvalid', `The ${flavor} boot interface needs [boot] ${missing.join(', ')} to be set.`);
+}
+
+/** `<http_url>/<rest>` without doubled slashes. */
+export function httpUrl(config: Pick<BootConfig, 'http_url'>, rest: string): string {
+  return `${config.http_url.replace(/\/+$/, '')}/${rest.replace(/^\/+/, '')}`;
 }

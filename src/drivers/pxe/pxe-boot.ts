@@ -6,9 +6,9 @@
 import path from 'node:path';
 import type { BootConfig } from '../../config/boot.js';
 import type { BootInterface } from '../interfaces/boot.js';
-import { macColons, macHyphens } from './boot-info.js';
-import type { NetworkBootEnvironment } from './environment.js';
-import { networkBoot, requireOptions, type BootFlavor } from './network-boot.js';
+import { macColons, macHyphens } from '../network-boot/boot-info.js';
+import type { NetworkBootEnvironment } from '../network-boot/environment.js';
+import { networkBoot, requireOptions, type BootFlavor } from '../network-boot/boot-interface.js';
 import { renderGrubConfig, renderPxelinuxConfig } from './pxe-config.js';
 
 /** Where the `pxe` interface writes the configs of `mac` (absolute paths). */
@@ -50,5 +50,3 @@ export const PXE_FLAVOR: BootFlavor = {
 export function pxeBoot(env: NetworkBootEnvironment | null): BootInterface {
   return networkBoot(PXE_FLAVOR, env);
 }
-
-export type { NetworkBootEnvironment, BootDhcp, BootDhcpInput, BootDhcpOption, BootImages } from './environment.js';
