@@ -9,7 +9,7 @@ import { createServer } from 'node:http';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Command } from 'commander';
-import { registerClientCommands } from './index.js';
+import { registerClientCommands } from './client-commands.js';
 
 /** One request as the server saw it. */
 export interface Recorded {

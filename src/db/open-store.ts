@@ -13,7 +13,7 @@ import type { StoreDialect } from './dialect.js';
 import { historyRepository } from './history.js';
 import { inventoryRepository } from './inventories.js';
 import { inspectionRuleRepository, legacyRuleRepository } from './rules.js';
-import { migrationProvider } from './migrations/index.js';
+import { migrationProvider } from './migrations/migration-provider.js';
 import { nodeRepository } from './nodes.js';
 import { portgroupRepository } from './portgroups.js';
 import { portRepository } from './ports.js';

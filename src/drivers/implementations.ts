@@ -22,7 +22,7 @@ import { pxeBoot } from './pxe/pxe-boot.js';
 import { fakeBoot, fakeDeploy, fakeInspect, fakeRescue } from './fake/provisioning.js';
 import {
   noBios, noConsole, noFirmware, noInspect, noopManagement, noopNetwork, noopStorage, noRaid, noRescue, noVendor,
-} from './noop/index.js';
+} from './noop/noop.js';
 
 export type ImplementationTable = { [I in InterfaceName]: Readonly<Record<string, (resources: DriverResources) => InterfaceContracts[I]>> };
 

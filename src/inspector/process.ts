@@ -13,7 +13,7 @@ import type { Json, JsonObject, Node, Port } from '../domain/node.js';
 import type { InspectionPayload } from '../protocol/agent/inventory.js';
 import { fail, messageOf } from '../shared/errors.js';
 import type { InspectorConfig } from '../config/inspector.js';
-import { HOOKS_BY_NAME, UNSUPPORTED_HOOKS } from './hooks/index.js';
+import { HOOKS_BY_NAME, UNSUPPORTED_HOOKS } from './hooks/all-hooks.js';
 import { parseCidrMap } from './hooks/physical-network.js';
 import type { HookContext, HookNote, HookResult, InspectionHook, PortFields, PortView } from './hooks/types.js';
 

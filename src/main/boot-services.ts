@@ -8,7 +8,7 @@ import path from 'node:path';
 import { createDhcpProvider, pxeBootOptions, type DhcpProvider } from '../boot/dhcp/index.js';
 import { createHttpBootServer, type HttpBootServer } from '../boot/http/index.js';
 import { createTftpServer, tftpServerOptions, type TftpServer } from '../boot/tftp/index.js';
-import type { IngotConfig } from '../config/index.js';
+import type { IngotConfig } from '../config/ingot-config.js';
 import type { NetworkBootEnvironment } from '../drivers/network-boot/environment.js';
 import { cacheOptionsFromConfig, ImageCache } from '../images/index.js';
 import type { Logger } from '../shared/logger.js';

@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Command, Option } from 'commander';
-import { registerClientCommands } from '../cli/index.js';
+import { registerClientCommands } from '../cli/client-commands.js';
 import type { BmcFlags } from './bmc.js';
 import type { LabDownFlags, LabStatusFlags, LabUpFlags, RamdiskBuildFlags, TestImageFlags } from './lab.js';
 import { RAMDISK_COMPRESSIONS } from '../lab/build/reproducible-cpio.js';

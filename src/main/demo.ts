@@ -12,7 +12,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { IngotConfig } from '../config/index.js';
+import type { IngotConfig } from '../config/ingot-config.js';
 import { driverInfoFor } from '../bmc/inventory.js';
 import { startFleet, type Fleet } from '../bmc/fleet.js';
 import type { MachineSpec } from '../bmc/fleet-spec.js';

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
-import { IngotConfig } from '../config/index.js';
+import { IngotConfig } from '../config/ingot-config.js';
 import { fail } from '../shared/errors.js';
 
 type Raw = Record<string, Record<string, unknown>>;

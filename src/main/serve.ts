@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { IngotConfig } from '../config/index.js';
+import type { IngotConfig } from '../config/ingot-config.js';
 import { buildApp } from '../api/app.js';
 import { buildInspectorApp } from '../api/inspector/app.js';
 import { createConductor } from '../conductor/conductor.js';

@@ -5,7 +5,7 @@ import { newUuid } from '../../shared/ids.js';
 import { openStore } from '../open-store.js';
 import { codeOf } from '../test-helpers.js';
 import { portNameMigration } from './0005-port-name.js';
-import { migrationProvider } from './index.js';
+import { migrationProvider } from './migration-provider.js';
 
 /** The SQL that defines index `name`, as the database reports it. */
 async function indexDefinition(db: Kysely<unknown>, dialect: Dialect, name: string): Promise<string> {

@@ -4,7 +4,7 @@ import { DIALECTS, emptyDatabase, type Dialect } from '../../../test/support/sto
 import { newUuid } from '../../shared/ids.js';
 import { openStore } from '../open-store.js';
 import { nodeDisablePowerOffMigration } from './0006-node-disable-power-off.js';
-import { migrationProvider } from './index.js';
+import { migrationProvider } from './migration-provider.js';
 
 /** The names of the columns of `nodes`, as the database reports them. */
 async function nodeColumns(db: Kysely<unknown>, dialect: Dialect): Promise<string[]> {

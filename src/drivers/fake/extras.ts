@@ -8,7 +8,7 @@ import type { NetworkInterface } from '../interfaces/network.js';
 import type { RaidInterface } from '../interfaces/raid.js';
 import type { StorageInterface } from '../interfaces/storage.js';
 import type { VendorInterface } from '../interfaces/vendor.js';
-import { noopNetwork } from '../noop/index.js';
+import { noopNetwork } from '../noop/noop.js';
 import { validateRaidConfig } from '../raid-config.js';
 import { delayProperty, fakeDelay, validateDelay } from './delay.js';
 

@@ -9,7 +9,7 @@ import { fakeBios, fakeConsole, fakeFirmware, fakeRaid, fakeVendor } from '../fa
 import { fakeManagement } from '../fake/management.js';
 import { fakePower } from '../fake/power.js';
 import { fakeBoot, fakeDeploy, fakeInspect, fakeRescue } from '../fake/provisioning.js';
-import { noopNetwork, noopStorage } from '../noop/index.js';
+import { noopNetwork, noopStorage } from '../noop/noop.js';
 import type { DiscoveredPort, DriverTask, HistorySeverity, NodeDriver } from './base.js';
 
 /** A complete node record of `fake-hardware` with `overrides`. */

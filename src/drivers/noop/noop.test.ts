@@ -4,7 +4,7 @@ import { managementConformance } from '../interfaces/management.case.js';
 import { networkConformance } from '../interfaces/network.case.js';
 import { storageConformance } from '../interfaces/storage.case.js';
 import { unsupportedConformance } from '../interfaces/unsupported.case.js';
-import { noBios, noConsole, noFirmware, noInspect, noopManagement, noopNetwork, noopStorage, noRaid, noRescue, noVendor } from './index.js';
+import { noBios, noConsole, noFirmware, noInspect, noopManagement, noopNetwork, noopStorage, noRaid, noRescue, noVendor } from './noop.js';
 
 networkConformance('noop', noopNetwork);
 storageConformance('noop', noopStorage);

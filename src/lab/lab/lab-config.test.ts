@@ -2,7 +2,7 @@ import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import { describe, expect, it } from 'vitest';
 import { parseMachineSpecs } from '../../bmc/fleet-spec.js';
-import { IngotConfig } from '../../config/index.js';
+import { IngotConfig } from '../../config/ingot-config.js';
 import { DEFAULT_LAB_PORTS, labDriver, labIngotConfig, labMachines, labUrls } from './lab-config.js';
 
 describe('the lab configuration', () => {

@@ -4,7 +4,14 @@
  * on the lab's taps). Pure: labUp writes the results.
  */
 import type { QemuSpec } from '../../bmc/fleet-spec.js';
-import type { ApiConfig, BootConfig, ConductorConfig, DhcpConfig, ImagesConfig, LogConfig, TftpConfig, DatabaseConfig } from '../../config/index.js';
+import type { ApiConfig } from '../../config/api.js';
+import type { BootConfig } from '../../config/boot.js';
+import type { ConductorConfig } from '../../config/conductor.js';
+import type { DatabaseConfig } from '../../config/database.js';
+import type { DhcpConfig } from '../../config/dhcp.js';
+import type { ImagesConfig } from '../../config/images.js';
+import type { LogConfig } from '../../config/log.js';
+import type { TftpConfig } from '../../config/tftp.js';
 import { LAB_NET, tapName, vmMac, vmName } from './layout.js';
 
 /** Ports the lab's services listen on inside the namespace. */

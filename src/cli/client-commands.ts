@@ -14,9 +14,6 @@ import { addPower, addProvisionVerbs } from './node-actions.js';
 import { addNodeMisc } from './node-misc.js';
 import { addPortCommands } from './port-commands.js';
 
-export type { ClientIo, WaitClock, Writer } from './context.js';
-export { DEFAULT_URL } from './context.js';
-
 /**
  * Adds the `node` and `port` command groups to `program`. `io` replaces the process's streams, env,
  * `fetch`, exit code and clock (tests pass their own); omitted members use the process's.

@@ -30,5 +30,3 @@ export const IngotConfig = Type.Object({
   boot: BootConfig,
 });
 export type IngotConfig = Static<typeof IngotConfig>;
-
-export { ApiConfig, BootConfig, ConductorConfig, DatabaseConfig, DhcpConfig, ImagesConfig, IpmiConfig, LogConfig, RedfishConfig, TftpConfig };

@@ -19,8 +19,6 @@ import { rootDeviceHook } from './root-device.js';
 import type { InspectionHook } from './types.js';
 import { validateInterfacesHook } from './validate-interfaces.js';
 
-export type { HookContext, HookNote, HookResult, InspectionHook, PortFields, PortView } from './types.js';
-
 /** All hooks, in their canonical order. */
 export const ALL_HOOKS: readonly InspectionHook[] = [
   ramdiskErrorHook,
