@@ -10,7 +10,7 @@ import { baseApp, withMethodNotAllowed } from './http-base.js';
 import type { ApiDeps } from './context.js';
 import { errorBody, toApiError } from './errors.js';
 import { MAX_MINOR, MIN_MINOR, parseVersion, versionHeaders } from './microversion.js';
-import { rewriteJsonSuffix } from './lookup.js';
+import { rewriteJsonSuffix } from './resolve.js';
 import { chassisRoutes } from './routes/chassis.js';
 import { inspectionRuleRoutes } from './routes/inspection-rules.js';
 import { conductorRoutes } from './routes/conductors.js';

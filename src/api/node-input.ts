@@ -7,7 +7,7 @@ import type { NodeChanges, NodeCreate } from '../db/store.js';
 import { NodeCreateBody, NodePatchedBody } from '../protocol/api/bodies.js';
 import { fail } from '../shared/errors.js';
 import type { ApiDeps } from './context.js';
-import { chassisIdFor, isValidNodeName, requireUuid } from './lookup.js';
+import { chassisIdFor, isValidNodeName, requireUuid } from './resolve.js';
 import { toBool } from '../shared/strict-bool.js';
 import { nodeFieldAllowed, NODE_FIELD_VERSIONS } from './serialize/node.js';
 import { checkBody, checkChanged } from './validate.js';

@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { JsonObject, Node } from '../../domain/node.js';
 import { fail, IngotError } from '../../shared/errors.js';
 import type { ApiDeps } from '../context.js';
-import { getNode } from '../lookup.js';
+import { getNode } from '../resolve.js';
 import { MAX_MINOR } from '../microversion.js';
 import { boolParam, one, parseLimit, type Query } from '../query.js';
 import { introspectionStatus, wasIntrospected } from './status.js';

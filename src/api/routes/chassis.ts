@@ -10,7 +10,7 @@ import { fail } from '../../shared/errors.js';
 import { isUuid, normalizeUuid } from '../../shared/ids.js';
 import type { ApiDeps } from '../context.js';
 import { baseUrl, buildUrl, selfLinks } from '../links.js';
-import { requireUuid } from '../lookup.js';
+import { requireUuid } from '../resolve.js';
 import { applyPatch, changedFields, parsePatch } from '../patch.js';
 import { nextLink, one, parseLimit, parseSortDir, returnFields, type Query } from '../query.js';
 import { pick, planFields, type FieldVersions } from '../serialize/resource.js';

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { HistoryEvent } from '../../domain/node.js';
 import type { ApiDeps } from '../context.js';
 import { baseUrl, selfLinks } from '../links.js';
-import { getNode } from '../lookup.js';
+import { getNode } from '../resolve.js';
 import { requireUrlVersion } from '../microversion.js';
 import { boolParam, nextLink, one, parseLimit, parseSortDir, type Query } from '../query.js';
 

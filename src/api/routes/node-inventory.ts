@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { fail } from '../../shared/errors.js';
 import type { ApiDeps } from '../context.js';
-import { getNode } from '../lookup.js';
+import { getNode } from '../resolve.js';
 import { requireUrlVersion } from '../microversion.js';
 
 type IdParams = { Params: { node: string } };

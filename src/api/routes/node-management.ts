@@ -8,7 +8,7 @@ import { INTERFACES } from '../../domain/node.js';
 import { BootDeviceBody, MaintenanceBody } from '../../protocol/api/bodies.js';
 import { fail } from '../../shared/errors.js';
 import type { ApiDeps } from '../context.js';
-import { getNode } from '../lookup.js';
+import { getNode } from '../resolve.js';
 import { one, type Query } from '../query.js';
 import { toBool } from '../../shared/strict-bool.js';
 import { nodeFieldAllowed } from '../serialize/node.js';

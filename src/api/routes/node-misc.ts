@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { ApiDeps } from '../context.js';
-import { getNode } from '../lookup.js';
+import { getNode } from '../resolve.js';
 import { requireUrlVersion } from '../microversion.js';
 
 type IdParams = { Params: { node: string } };

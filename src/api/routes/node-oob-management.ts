@@ -10,7 +10,7 @@ import { BootModeBody, InjectNmiBody, SecureBootBody } from '../../protocol/api/
 import { fail } from '../../shared/errors.js';
 import type { ApiDeps } from '../context.js';
 import { baseUrl, buildUrl } from '../links.js';
-import { getNode } from '../lookup.js';
+import { getNode } from '../resolve.js';
 import { requireUrlVersion } from '../microversion.js';
 import { toBool } from '../../shared/strict-bool.js';
 import { checkBody } from '../validate.js';

@@ -11,7 +11,7 @@ import { ConsoleBody, PowerBody, ProvisionBody, TargetRaidBody } from '../../pro
 import { fail } from '../../shared/errors.js';
 import type { ApiDeps } from '../context.js';
 import { baseUrl, buildUrl } from '../links.js';
-import { getNode } from '../lookup.js';
+import { getNode } from '../resolve.js';
 import { requireUrlVersion, requireVersion } from '../microversion.js';
 import { toBool } from '../../shared/strict-bool.js';
 import { provisionOptionsFromBody } from '../provision-input.js';

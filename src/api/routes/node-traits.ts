@@ -7,7 +7,7 @@ import { TraitsBody } from '../../protocol/api/bodies.js';
 import { checkTrait } from '../../protocol/api/traits.js';
 import { fail } from '../../shared/errors.js';
 import type { ApiDeps } from '../context.js';
-import { getNode } from '../lookup.js';
+import { getNode } from '../resolve.js';
 import { requireUrlVersion } from '../microversion.js';
 import { checkBody } from '../validate.js';
 

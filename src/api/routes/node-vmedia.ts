@@ -11,7 +11,7 @@ import { VMEDIA_DEVICE_TYPES, VmediaAttachBody } from '../../protocol/api/bodies
 import { checkSchema, shortSchemaMessage } from '../../protocol/json-schema-errors.js';
 import { fail } from '../../shared/errors.js';
 import type { ApiDeps } from '../context.js';
-import { getNode } from '../lookup.js';
+import { getNode } from '../resolve.js';
 import { requireUrlVersion } from '../microversion.js';
 import type { Query } from '../query.js';
 

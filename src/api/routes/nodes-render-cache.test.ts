@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../../shared/logger.js';
 import { buildApp } from '../app.js';
-import { nodeContext } from '../lookup.js';
+import { nodeContext } from '../resolve.js';
 import { nodePageJson, planNode } from '../serialize/node.js';
 import { createTestApi, testApiConfig, version, type TestApi } from '../test-support.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Node } from '../../domain/node.js';
-import { nodeContext } from '../lookup.js';
+import { nodeContext } from '../resolve.js';
 import { NODE_PAGE_PIECE_CHARS, nodeJsonRenderer, nodePageJson, nodeTextPageJson, planNode, serializeNodes } from '../serialize/node.js';
 import { createTestApi, LATEST, type TestApi } from '../test-support.js';
 

@@ -14,7 +14,7 @@ import { fail, IngotError } from '../../shared/errors.js';
 import { isUuid, normalizeUuid } from '../../shared/ids.js';
 import type { ApiDeps } from '../context.js';
 import { baseUrl, buildUrl } from '../links.js';
-import { getNode, hadJsonSuffix, isValidNodeName, nodeContext } from '../lookup.js';
+import { getNode, hadJsonSuffix, isValidNodeName, nodeContext } from '../resolve.js';
 import { requireVersion } from '../microversion.js';
 import { NODE_PATCH_ALLOWED, nodeChangesFromPatch, nodeCreateFromBody } from '../node-input.js';
 import { applyPatch, changedFields, parsePatch, patchValues } from '../patch.js';

@@ -8,7 +8,7 @@ import { PortgroupCreateBody } from '../../protocol/api/bodies.js';
 import { fail } from '../../shared/errors.js';
 import type { ApiDeps } from '../context.js';
 import { baseUrl, buildUrl, selfLinks } from '../links.js';
-import { getNode, getNodeParam, isValidLogicalName, requireUuid } from '../lookup.js';
+import { getNode, getNodeParam, isValidLogicalName, requireUuid } from '../resolve.js';
 import { normalizeMac } from '../../shared/mac.js';
 import { requireUrlVersion } from '../microversion.js';
 import { applyPatch, changedFields, parsePatch } from '../patch.js';

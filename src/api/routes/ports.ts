@@ -10,7 +10,7 @@ import { fail, IngotError } from '../../shared/errors.js';
 import { isUuid, normalizeUuid } from '../../shared/ids.js';
 import type { ApiDeps } from '../context.js';
 import { baseUrl, buildUrl } from '../links.js';
-import { getNode, getNodeParam, getPort, requireUuid } from '../lookup.js';
+import { getNode, getNodeParam, getPort, requireUuid } from '../resolve.js';
 import { normalizeMac } from '../../shared/mac.js';
 import { requireVersion } from '../microversion.js';
 import { applyPatch, changedFields, parsePatch } from '../patch.js';

@@ -16,7 +16,7 @@ import { AGENT_STATUSES, HeartbeatBody, LookupQuery, type HeartbeatRequest } fro
 import { fail } from '../../shared/errors.js';
 import type { ApiDeps } from '../context.js';
 import { baseUrl, selfLinks } from '../links.js';
-import { requireUuid } from '../lookup.js';
+import { requireUuid } from '../resolve.js';
 import { normalizeMac } from '../../shared/mac.js';
 import { requireUrlVersion } from '../microversion.js';
 import { queryParams } from '../query.js';

@@ -8,7 +8,7 @@ import type { Store } from '../db/store.js';
 import { silentLogger } from '../shared/logger.js';
 import type { ApiDeps } from './context.js';
 import { toApiError, errorBody } from './errors.js';
-import { getNode, hadJsonSuffix, rewriteJsonSuffix, stripJsonSuffix } from './lookup.js';
+import { getNode, hadJsonSuffix, rewriteJsonSuffix, stripJsonSuffix } from './resolve.js';
 import { MIN_MINOR, parseVersion } from './microversion.js';
 import { portRoutes } from './routes/ports.js';
 import { FakeConductor, testApiConfig, version as V } from './test-support.js';
