@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { IngotConfig } from '../config/ingot-config.js';
 import { buildApp } from '../api/app.js';
-import { buildInspectorApp } from '../api/inspector/app.js';
+import { buildInspectorApp } from '../api/legacy-inspector/app.js';
 import { createConductor } from '../conductor/conductor.js';
 import { openStore } from '../db/open-store.js';
 import { startBootServices, type BootServices } from './boot-services.js';

@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { profileInventory } from '../src/agent/hardware/simulated.js';
-import { buildInspectorApp } from '../src/api/inspector/app.js';
+import { buildInspectorApp } from '../src/api/legacy-inspector/app.js';
 import { testApiConfig } from '../src/api/test-support.js';
 import { simulatedProfile } from '../src/bmc/profiles.js';
 import { createNodeIn, startTestConductor, waitForNode, waitForState, type TestConductor } from '../src/conductor/test-support.js';
