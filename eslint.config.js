@@ -12,16 +12,16 @@ const LAYERS = {
   protocol: ['shared'],
   db: ['shared', 'domain', 'config'],
   drivers: ['shared', 'domain', 'config', 'protocol'],
-  inspector: ['shared', 'domain', 'config', 'protocol'],
+  inspection: ['shared', 'domain', 'config', 'protocol'],
   images: ['shared', 'config'],
   boot: ['shared', 'domain', 'config', 'images'],
-  conductor: ['shared', 'domain', 'config', 'protocol', 'db', 'drivers', 'inspector', 'images', 'boot'],
-  api: ['shared', 'domain', 'config', 'protocol', 'db', 'inspector', 'conductor'],
+  conductor: ['shared', 'domain', 'config', 'protocol', 'db', 'drivers', 'inspection', 'images', 'boot'],
+  api: ['shared', 'domain', 'config', 'protocol', 'db', 'inspection', 'conductor'],
   agent: ['shared', 'protocol'],
   bmc: ['shared', 'config', 'protocol', 'agent'],
   cli: ['shared', 'protocol'],
   lab: ['shared', 'config', 'protocol', 'bmc'],
-  main: Object.keys({ shared: 1, domain: 1, config: 1, protocol: 1, db: 1, drivers: 1, inspector: 1, images: 1, boot: 1, conductor: 1, api: 1, agent: 1, bmc: 1, cli: 1, lab: 1 }),
+  main: Object.keys({ shared: 1, domain: 1, config: 1, protocol: 1, db: 1, drivers: 1, inspection: 1, images: 1, boot: 1, conductor: 1, api: 1, agent: 1, bmc: 1, cli: 1, lab: 1 }),
 };
 
 const SRC = path.resolve('src');

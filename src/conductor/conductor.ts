@@ -12,8 +12,8 @@ import { defaultInspectorConfig, type InspectorConfig } from '../config/inspecto
 import type { IpmiConfig } from '../config/ipmi.js';
 import { ImagesConfig } from '../config/images.js';
 import { AgentClient } from '../drivers/agent/client.js';
-import { checkInspectorConfig } from '../inspector/process.js';
-import type { InspectionRuleInput } from '../inspector/rules/index.js';
+import { checkInspectorConfig } from '../inspection/process.js';
+import type { InspectionRuleInput } from '../inspection/rules/index.js';
 import type { RedfishConfig } from '../config/redfish.js';
 import type { Store } from '../db/store.js';
 import { createDriverRegistry, type DriverRegistry } from '../drivers/registry.js';

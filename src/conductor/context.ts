@@ -4,7 +4,7 @@ import type { ImagesConfig } from '../config/images.js';
 import type { AgentServices } from '../drivers/agent/services.js';
 import type { NetworkBootEnvironment } from '../drivers/network-boot/environment.js';
 import type { InspectorConfig } from '../config/inspector.js';
-import type { InspectionRuleInput } from '../inspector/rules/index.js';
+import type { InspectionRuleInput } from '../inspection/rules/index.js';
 import type { Store } from '../db/store.js';
 import type { Node } from '../domain/node.js';
 import type { DriverRegistry } from '../drivers/registry.js';

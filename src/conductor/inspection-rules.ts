@@ -7,7 +7,7 @@
  */
 import type { NodeChanges, PortChanges } from '../db/store.js';
 import type { JsonObject } from '../domain/node.js';
-import { applyInspectionRules, applyLegacyRules, type InspectionRuleInput, type LegacyRuleInput, type RuleLogLine, type RulesResult } from '../inspector/rules/index.js';
+import { applyInspectionRules, applyLegacyRules, type InspectionRuleInput, type LegacyRuleInput, type RuleLogLine, type RulesResult } from '../inspection/rules/index.js';
 import { checkNodeUpdate } from './node-update.js';
 import type { Task } from './task.js';
 import { checkTraits } from './traits.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ConductorConfig } from '../config/conductor.js';
 import type { InspectorConfig } from '../config/inspector.js';
-import type { InspectionRuleInput } from '../inspector/rules/index.js';
+import type { InspectionRuleInput } from '../inspection/rules/index.js';
 import { openStore } from '../db/open-store.js';
 import type { Store } from '../db/store.js';
 import type { Node } from '../domain/node.js';

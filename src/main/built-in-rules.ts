@@ -4,7 +4,7 @@
  * The YAML parser is loaded only when there is a file: a server without one never parses its code.
  */
 import { readFileSync } from 'node:fs';
-import { parseBuiltinInspectionRules, type InspectionRuleInput } from '../inspector/rules/index.js';
+import { parseBuiltinInspectionRules, type InspectionRuleInput } from '../inspection/rules/index.js';
 import { fail } from '../shared/errors.js';
 
 /** The rules of `path`, or none when `path` is empty. @throws IngotError ConfigInvalid. */

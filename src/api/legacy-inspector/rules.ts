@@ -7,7 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { LegacyRuleRecord } from '../../domain/rules.js';
 import type { JsonObject } from '../../domain/node.js';
-import { validateLegacyRule } from '../../inspector/rules/index.js';
+import { validateLegacyRule } from '../../inspection/rules/index.js';
 import { fail } from '../../shared/errors.js';
 import { isUuid } from '../../shared/ids.js';
 import type { ApiDeps } from '../context.js';

@@ -8,7 +8,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { InspectionRuleRecord } from '../../domain/rules.js';
 import type { InspectionRuleChanges } from '../../db/store.js';
-import { checkInspectionRuleBody, type InspectionRuleInput } from '../../inspector/rules/index.js';
+import { checkInspectionRuleBody, type InspectionRuleInput } from '../../inspection/rules/index.js';
 import { fail } from '../../shared/errors.js';
 import { isUuid, normalizeUuid } from '../../shared/ids.js';
 import type { ApiDeps } from '../context.js';

@@ -8,8 +8,8 @@
  * reason; the inventory is stored either way, for diagnosis. A discovered node stays in enroll (with
  * last_error set when processing failed).
  */
-import { processInspection, type ProcessResult } from '../../inspector/process.js';
-import { validateInspectionPayload } from '../../inspector/validate.js';
+import { processInspection, type ProcessResult } from '../../inspection/process.js';
+import { validateInspectionPayload } from '../../inspection/validate.js';
 import type { InspectionPayload } from '../../protocol/agent/inventory.js';
 import type { JsonObject, Node } from '../../domain/node.js';
 import { S } from '../../domain/states.js';

@@ -189,7 +189,7 @@ const InventorySchema = Type.Object({
  * The body of `POST /v1/continue_inspection` and the legacy `POST /v1/continue` as the server accepts it:
  * what real ironic-python-agent releases send (optional and null fields, extra keys) as well as Ingot's
  * agent, every list and number bounded by {@link PAYLOAD_LIMITS}. The server also checks the MAC addresses
- * and the interface names (`inspector/validate.ts`).
+ * and the interface names (`inspection/validate.ts`).
  */
 export const InspectionPayloadBody = Type.Object({
   inventory: InventorySchema,

@@ -2,7 +2,7 @@
  * An inspection rule of Ironic's API (`/v1/inspection_rules`, 1.96; `ironic/api/schemas/v1/
  * inspection_rule.py` `create_request_body`) as a client sends it: `{op, args, loop?}` conditions and
  * actions. Which operators exist, their arguments and templates are checked by
- * `inspector/rules/inspection-rules.ts`.
+ * `inspection/rules/inspection-rules.ts`.
  */
 import type { Static } from 'typebox';
 import * as Type from 'typebox/type';

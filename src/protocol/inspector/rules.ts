@@ -1,7 +1,7 @@
 /**
  * Request bodies of the legacy ironic-inspector API v1 (`ironic_inspector/main.py`, `rules.py`): an
  * introspection rule. Which operators and actions exist and which parameters each takes are checked by
- * `inspector/rules/legacy-rules.ts`. `POST /v1/continue` takes the inspection payload of
+ * `inspection/rules/legacy-rules.ts`. `POST /v1/continue` takes the inspection payload of
  * `protocol/agent/inventory.ts`; starting an introspection takes no body.
  */
 import type { Static } from 'typebox';

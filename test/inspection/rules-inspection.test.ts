@@ -1,6 +1,6 @@
 /** Inspection rules (Ironic `inspection_rules`, API 1.96): every operator and action, with the upstream examples. */
 import { describe, expect, it } from 'vitest';
-import { applyInspectionRules, type InspectionRuleInput } from '../../src/inspector/rules/index.js';
+import { applyInspectionRules, type InspectionRuleInput } from '../../src/inspection/rules/index.js';
 import { makeContext } from './rules-fixtures.js';
 
 type Op = NonNullable<InspectionRuleInput['conditions']>[number];

@@ -1,10 +1,10 @@
 import { describe, it, expect } from 'vitest';
-import { architectureHook } from '../../../src/inspector/hooks/architecture.js';
-import { cpusHook } from '../../../src/inspector/hooks/cpus.js';
-import { memoryHook } from '../../../src/inspector/hooks/memory.js';
-import { ramdiskErrorHook } from '../../../src/inspector/hooks/ramdisk-error.js';
-import { guessRootDisk, rootDeviceHook } from '../../../src/inspector/hooks/root-device.js';
-import { validateInspectionPayload } from '../../../src/inspector/validate.js';
+import { architectureHook } from '../../../src/inspection/hooks/architecture.js';
+import { cpusHook } from '../../../src/inspection/hooks/cpus.js';
+import { memoryHook } from '../../../src/inspection/hooks/memory.js';
+import { ramdiskErrorHook } from '../../../src/inspection/hooks/ramdisk-error.js';
+import { guessRootDisk, rootDeviceHook } from '../../../src/inspection/hooks/root-device.js';
+import { validateInspectionPayload } from '../../../src/inspection/validate.js';
 import { simulatedProfile } from '../../../src/bmc/profiles.js';
 import type { JsonObject } from '../../../src/domain/node.js';
 import { hookContext, ipaSample, payloadFromProfile } from '../processing-fixtures.js';

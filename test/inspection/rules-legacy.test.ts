@@ -1,6 +1,6 @@
 /** Legacy (ironic-inspector `/v1/rules`) rules: every operator and action, with the upstream examples. */
 import { describe, expect, it } from 'vitest';
-import { applyLegacyRules, type LegacyRuleInput } from '../../src/inspector/rules/index.js';
+import { applyLegacyRules, type LegacyRuleInput } from '../../src/inspection/rules/index.js';
 import { makeContext } from './rules-fixtures.js';
 
 type Cond = Record<string, unknown> & { op: string; field: string };

@@ -1,12 +1,12 @@
 /** The building blocks both rules engines rely on: JSONPath, Python formatting, regexes, networks, capabilities. */
 import { describe, expect, it } from 'vitest';
-import { findJsonPath, parseJsonPath } from '../../src/inspector/rules/json-path.js';
-import { FormatError, hasReplacementField, pyFormat } from '../../src/inspector/rules/py-format.js';
-import { compilePyRegex } from '../../src/inspector/rules/py-regex.js';
-import { ipInNetwork, parseIp, parseNetwork } from '../../src/inspector/rules/ip-net.js';
-import { parseCapabilities } from '../../src/inspector/capabilities.js';
-import { updateCapabilities } from '../../src/inspector/rules/capabilities.js';
-import { pyCompare, pyEquals, pyRepr, pyStr } from '../../src/inspector/rules/py-values.js';
+import { findJsonPath, parseJsonPath } from '../../src/inspection/rules/json-path.js';
+import { FormatError, hasReplacementField, pyFormat } from '../../src/inspection/rules/py-format.js';
+import { compilePyRegex } from '../../src/inspection/rules/py-regex.js';
+import { ipInNetwork, parseIp, parseNetwork } from '../../src/inspection/rules/ip-net.js';
+import { parseCapabilities } from '../../src/inspection/capabilities.js';
+import { updateCapabilities } from '../../src/inspection/rules/capabilities.js';
+import { pyCompare, pyEquals, pyRepr, pyStr } from '../../src/inspection/rules/py-values.js';
 import { makeInventory } from './rules-fixtures.js';
 
 const data = { inventory: makeInventory(), memory_mb: 16384, extra: { 'a.b': 1, 'x y': 2 } };

@@ -1,8 +1,8 @@
 import { describe, it, expect } from 'vitest';
-import { extraHardwareHook } from '../../../src/inspector/hooks/extra-hardware.js';
+import { extraHardwareHook } from '../../../src/inspection/hooks/extra-hardware.js';
 import { defaultInspectorConfig } from '../../../src/config/inspector.js';
-import { processInspection } from '../../../src/inspector/process.js';
-import { validateInspectionPayload } from '../../../src/inspector/validate.js';
+import { processInspection } from '../../../src/inspection/process.js';
+import { validateInspectionPayload } from '../../../src/inspection/validate.js';
 import { hookContext, ipaSample, nodeRecord } from '../processing-fixtures.js';
 
 const FACTS = [

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
-import { portsHook } from '../../../src/inspector/hooks/ports.js';
-import { validateInterfacesHook } from '../../../src/inspector/hooks/validate-interfaces.js';
-import { validateInspectionPayload } from '../../../src/inspector/validate.js';
+import { portsHook } from '../../../src/inspection/hooks/ports.js';
+import { validateInterfacesHook } from '../../../src/inspection/hooks/validate-interfaces.js';
+import { validateInspectionPayload } from '../../../src/inspection/validate.js';
 import type { InspectorConfig } from '../../../src/config/inspector.js';
 import { simulatedProfile } from '../../../src/bmc/profiles.js';
 import { hookContext, payloadFromProfile, portRecord, withInterfaces } from '../processing-fixtures.js';

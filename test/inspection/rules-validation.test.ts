@@ -8,7 +8,7 @@ import {
   syntheticRuleUuid,
   validateInspectionRule,
   validateLegacyRule,
-} from '../../src/inspector/rules/index.js';
+} from '../../src/inspection/rules/index.js';
 
 const problemsOfLegacy = (rule: unknown): string[] => checkLegacyRule(rule).problems;
 const problemsOf = (rule: unknown, builtIn = false): string[] => checkInspectionRule(rule, { builtIn }).problems;

@@ -1,10 +1,10 @@
 import { describe, it, expect } from 'vitest';
 import { simulatedProfile } from '../../src/bmc/profiles.js';
 import { defaultInspectorConfig, INGOT_DEFAULT_HOOKS, IRONIC_DEFAULT_HOOKS } from '../../src/config/inspector.js';
-import { ALL_HOOKS } from '../../src/inspector/hooks/all-hooks.js';
-import type { InspectionHook } from '../../src/inspector/hooks/types.js';
-import { checkInspectorConfig, processInspection, resolveHooks, type ProcessResult } from '../../src/inspector/process.js';
-import { InspectionDataError, validateInspectionPayload } from '../../src/inspector/validate.js';
+import { ALL_HOOKS } from '../../src/inspection/hooks/all-hooks.js';
+import type { InspectionHook } from '../../src/inspection/hooks/types.js';
+import { checkInspectorConfig, processInspection, resolveHooks, type ProcessResult } from '../../src/inspection/process.js';
+import { InspectionDataError, validateInspectionPayload } from '../../src/inspection/validate.js';
 import type { IngotError } from '../../src/shared/errors.js';
 import { ipaSample, nodeRecord, payloadFromProfile, portRecord } from './processing-fixtures.js';
 

@@ -1,8 +1,8 @@
 import { describe, it, expect } from 'vitest';
-import { bootModeHook } from '../../../src/inspector/hooks/boot-mode.js';
-import { cpuCapabilitiesHook } from '../../../src/inspector/hooks/cpu-capabilities.js';
-import { pciDevicesHook } from '../../../src/inspector/hooks/pci-devices.js';
-import { validateInspectionPayload } from '../../../src/inspector/validate.js';
+import { bootModeHook } from '../../../src/inspection/hooks/boot-mode.js';
+import { cpuCapabilitiesHook } from '../../../src/inspection/hooks/cpu-capabilities.js';
+import { pciDevicesHook } from '../../../src/inspection/hooks/pci-devices.js';
+import { validateInspectionPayload } from '../../../src/inspection/validate.js';
 import { hookContext, ipaSample } from '../processing-fixtures.js';
 
 const sample = () => validateInspectionPayload(ipaSample());

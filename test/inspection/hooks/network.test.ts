@@ -1,8 +1,8 @@
 import { describe, it, expect } from 'vitest';
-import { linkFromLldp, localLinkConnectionHook } from '../../../src/inspector/hooks/local-link-connection.js';
-import { MAX_LLDP_INTERFACES, parseLldpHook } from '../../../src/inspector/hooks/parse-lldp.js';
-import { parseCidrMap, physicalNetworkHook } from '../../../src/inspector/hooks/physical-network.js';
-import { validateInspectionPayload } from '../../../src/inspector/validate.js';
+import { linkFromLldp, localLinkConnectionHook } from '../../../src/inspection/hooks/local-link-connection.js';
+import { MAX_LLDP_INTERFACES, parseLldpHook } from '../../../src/inspection/hooks/parse-lldp.js';
+import { parseCidrMap, physicalNetworkHook } from '../../../src/inspection/hooks/physical-network.js';
+import { validateInspectionPayload } from '../../../src/inspection/validate.js';
 import { IngotError } from '../../../src/shared/errors.js';
 import { simulatedProfile } from '../../../src/bmc/profiles.js';
 import { hookContext, payloadFromProfile, portRecord, withInterfaces } from '../processing-fixtures.js';

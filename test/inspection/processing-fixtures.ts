@@ -7,8 +7,8 @@ import type { JsonObject, Port } from '../../src/domain/node.js';
 import type { InspectionPayload } from '../../src/protocol/agent/inventory.js';
 import type { HardwareProfile } from '../../src/protocol/hardware/profile.js';
 import { defaultInspectorConfig, type InspectorConfig } from '../../src/config/inspector.js';
-import type { HookContext } from '../../src/inspector/hooks/types.js';
-import { validateInterfacesHook } from '../../src/inspector/hooks/validate-interfaces.js';
+import type { HookContext } from '../../src/inspection/hooks/types.js';
+import { validateInterfacesHook } from '../../src/inspection/hooks/validate-interfaces.js';
 
 /** What ironic-python-agent 9.4.3 posted for a VM (test/fixtures/ipa-inventory-sample.json). */
 export const ipaSample = ipaInventorySample;
