@@ -1,7 +1,7 @@
 /**
  * `/v1/rules` of the legacy ironic-inspector API (`ironic_inspector/main.py` `api_rules`, `rules.py`
  * `as_dict`): create, list, show and delete introspection rules in the inspector's own format (the body:
- * `protocol/inspector/rules.ts` `LegacyRuleBody`). Stored
+ * `protocol/legacy-inspector/rules.ts` `LegacyRuleBody`). Stored
  * rules run at every in-band inspection, after the Ironic-format rules, in creation order.
  */
 import type { FastifyInstance } from 'fastify';

@@ -12,7 +12,7 @@
  * rule creation runs: it refuses unknown operators and actions, missing or unexpected parameters, bad
  * regular expressions, bad networks and JSON paths that do not parse, naming the rule field at fault.
  */
-import { LegacyRuleBody } from '../../protocol/inspector/rules.js';
+import { LegacyRuleBody } from '../../protocol/legacy-inspector/rules.js';
 import { fail } from '../../shared/errors.js';
 import { schemaProblems } from './schema-errors.js';
 import { compilePyRegex } from './py-regex.js';
