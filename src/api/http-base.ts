@@ -1,6 +1,6 @@
 /**
  * What Ingot's HTTP APIs (the Ironic API and the ironic-inspector compatible one) share: the fastify
- * options, JSON bodies whatever the Content-Type says (as Ironic and the inspector read them), and 405
+ * options, JSON bodies whatever the Content-Type says (as Ironic and ironic-inspector read them), and 405
  * with `Allow` for a known URL asked with another method.
  */
 import type { IncomingHttpHeaders } from 'node:http';

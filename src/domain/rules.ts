@@ -1,7 +1,7 @@
 /**
  * Stored inspection rules, in the two formats Ingot serves: Ironic's inspection rules
  * (`/v1/inspection_rules`, run by priority) and the legacy ironic-inspector introspection rules
- * (`/v1/rules` on the inspector listener, run in creation order). Conditions and actions are kept as
+ * (`/v1/rules` on the legacy inspector listener, run in creation order). Conditions and actions are kept as
  * sent (after validation); the engines in `inspection/rules` read them.
  */
 import type { JsonObject } from './node.js';

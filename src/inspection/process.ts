@@ -98,7 +98,7 @@ export function resolveHooks(names: readonly string[]): InspectionHook[] {
 }
 
 /**
- * Checks an inspector configuration once, at start-up: the hook list resolves and the CIDR map parses.
+ * Checks the `[inspector]` configuration group once, at start-up: the hook list resolves and the CIDR map parses.
  * Returns the resolved hooks for {@link processInspection}. @throws IngotError ConfigInvalid.
  */
 export function checkInspectorConfig(config: InspectorConfig): InspectionHook[] {

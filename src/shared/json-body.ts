@@ -1,7 +1,7 @@
 /**
- * Request bodies as Ingot's HTTP servers read them (the Ironic and inspector APIs, the Redfish BMC
- * emulator): JSON whatever the Content-Type says, or with none (Ironic, the inspector and sushy's peers
- * send either), and a blank body as no body.
+ * Request bodies as Ingot's HTTP servers read them (the Ironic API, the legacy inspector API, the Redfish
+ * BMC emulator): JSON whatever the Content-Type says, or with none (Ironic, ironic-inspector and sushy's
+ * peers send either), and a blank body as no body.
  */
 import type { FastifyInstance } from 'fastify';
 

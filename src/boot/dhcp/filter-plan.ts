@@ -10,7 +10,7 @@ export interface FilterPlanInput {
   ports: Iterable<{ address: string; node_id: number }>;
   /** Ids of the nodes whose machines may boot the inspection ramdisk (inspect wait, inspecting). */
   inspecting: ReadonlySet<number>;
-  /** Unknown machines are enrolled when they boot (inspector auto-discovery). */
+  /** Unknown machines are enrolled when they boot (auto-discovery, `[inspector] auto_discovery`). */
   autoDiscovery: boolean;
   /** Never answer MACs of no port, even while an inspection runs. */
   denyUnknownMacs: boolean;

@@ -30,7 +30,7 @@ export async function verify(task: Task, signal: AbortSignal): Promise<void> {
   await task.process('done', { lastError: null });
 }
 
-/** inspecting -> manageable (or inspect wait when the inspector waits for the agent). */
+/** inspecting -> manageable (or inspect wait while the agent or an external ironic-inspector works). */
 export async function inspect(task: Task, signal: AbortSignal): Promise<void> {
   // A driver_info fast_track that is no boolean fails here, before the machine boots, not at the end.
   fastTrackEnabled(task.node, task.ctx.config);

@@ -7,6 +7,11 @@
  * `/v1/continue`; the inspector looks the node up by its BMC address and port MACs, runs its hooks and
  * writes the results (properties, ports) back through Ingot's REST API. The conductor's
  * `inspector-status` periodic task polls the inspector and ends the inspection; `abort` cancels it there.
+ *
+ * drivers/inspector/ is named after the interface (Ironic's `inspector`, in its
+ * `drivers/modules/inspector/`) and holds only what talks to the external service: this interface and
+ * its client (client.ts). Ingot's own inspection processing (hooks, rules) is src/inspection/; the
+ * legacy ironic-inspector API Ingot serves is src/api/legacy-inspector/.
  */
 import { bootAgentRamdisk } from '../agent/ramdisk.js';
 import type { DriverTask } from '../interfaces/base.js';

@@ -1,10 +1,10 @@
 /**
- * The legacy (ironic-inspector) rules engine. As the inspector did, it first checks the conditions of
+ * The legacy (ironic-inspector) rules engine. As ironic-inspector did, it first checks the conditions of
  * every rule against the data and the node as they arrived, then runs the actions of the matching rules
  * in the given (creation) order; a `fail` action or an error stops the run.
  *
  * The inspection data a `data://` field and `{data[...]}` see is the plugin data with the inventory
- * under `inventory` (the document the inspector stored after its processing hooks).
+ * under `inventory` (the document ironic-inspector stored after its processing hooks).
  */
 import type { Node } from '../../domain/node.js';
 import { findJsonPath } from './json-path.js';
