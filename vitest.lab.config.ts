@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * The lab's tests boot QEMU VMs under TCG. They run after the rest of the suite and one file at a
- * time: one lab network per host (src/lab/lab/layout.ts), and emulated CPUs need the host's cores.
+ * time: one lab network per host (src/lab/qemu-lab/layout.ts), and emulated CPUs need the host's cores.
  */
 export default defineConfig({
   test: {

@@ -15,7 +15,7 @@ import { driverInfoFor } from '../src/bmc/inventory.js';
 import { createConductor } from '../src/conductor/conductor.js';
 import { syncPowerStatesOnce } from '../src/conductor/periodics/power-sync.js';
 import { openStore } from '../src/db/open-store.js';
-import { procInfo } from '../src/lab/lab/processes.js';
+import { procInfo } from '../src/lab/qemu-lab/processes.js';
 import { silentLogger } from '../src/shared/logger.js';
 import { memoryMiB, spawnServer, type ChildServer } from './child.js';
 import { runCount } from './http-load.js';

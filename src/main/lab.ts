@@ -9,7 +9,7 @@ import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promi
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { formatLabStatus, LAB_KERNEL_PACKAGE, labDown, labStatus, labUp, probeAccel, type AccelProbe, type LabDownReport } from '../lab/lab/index.js';
+import { formatLabStatus, LAB_KERNEL_PACKAGE, labDown, labStatus, labUp, probeAccel, type AccelProbe, type LabDownReport } from '../lab/qemu-lab/index.js';
 import { buildRamdisk, type RamdiskBuild, type RamdiskCompression } from '../lab/ramdisk/index.js';
 import { buildTestImage } from '../lab/test-image/index.js';
 import { fail } from '../shared/errors.js';

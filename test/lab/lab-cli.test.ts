@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { labDown, probeAccel, requireLabTools } from '../../src/lab/lab/index.js';
+import { labDown, probeAccel, requireLabTools } from '../../src/lab/qemu-lab/index.js';
 import { REPO_ROOT } from '../support/server.js';
 import { labProcesses, namespaces } from './lab-host.js';
 

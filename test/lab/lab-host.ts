@@ -1,6 +1,6 @@
 /** What the lab tests look at on the host: namespaces, links, and the processes of a lab directory. */
 import { execFileSync } from 'node:child_process';
-import { findProcesses } from '../../src/lab/lab/processes.js';
+import { findProcesses } from '../../src/lab/qemu-lab/processes.js';
 
 /** `ip …` output. */
 export function ipOut(...args: string[]): string {

@@ -16,9 +16,9 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { labDown, labStatus, labUp, requireLabTools, type Lab, type LabState } from '../../src/lab/lab/index.js';
-import { hostVethName } from '../../src/lab/lab/layout.js';
-import { procInfo } from '../../src/lab/lab/processes.js';
+import { labDown, labStatus, labUp, requireLabTools, type Lab, type LabState } from '../../src/lab/qemu-lab/index.js';
+import { hostVethName } from '../../src/lab/qemu-lab/layout.js';
+import { procInfo } from '../../src/lab/qemu-lab/processes.js';
 import { REPO_ROOT } from '../support/server.js';
 import { hostLinkExists, ipOut, labProcesses, namespaces } from './lab-host.js';
 
