@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { waitForState } from '../src/conductor/test-support.js';
+import { waitForState } from '../src/conductor/conductor.test-support.js';
 import { startDeployHarness } from './support/deploy-harness.js';
 import { AgentMachine, deployProfile, settled, type WatchedNode } from './support/agent-machine.js';
 import { makeRawImage, readDeployedDisk } from './support/deploy-image.js';

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/api/app.js';
 import { faultString, testApiConfig } from '../src/api/test-support.js';
-import { createNodeIn, startTestConductor, waitForState, type TestConductor } from '../src/conductor/test-support.js';
+import { createNodeIn, startTestConductor, waitForState, type TestConductor } from '../src/conductor/conductor.test-support.js';
 import { silentLogger } from '../src/shared/logger.js';
 
 const V = { 'x-openstack-ironic-api-version': '1.72' };

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/api/app.js';
-import { startTestConductor, waitForState, type TestConductor } from '../src/conductor/test-support.js';
+import { startTestConductor, waitForState, type TestConductor } from '../src/conductor/conductor.test-support.js';
 import { silentLogger } from '../src/shared/logger.js';
 import { faultString, testApiConfig } from '../src/api/test-support.js';
 

@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestConductor } from '../src/conductor/test-support.js';
+import type { TestConductor } from '../src/conductor/conductor.test-support.js';
 import type { Node } from '../src/domain/node.js';
 import { AgentMachine, deployProfile, provision } from './support/agent-machine.js';
 import { startDeployHarness, type DeployHarness } from './support/deploy-harness.js';

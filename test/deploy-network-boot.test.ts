@@ -16,7 +16,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpBootServer, type HttpBootServer } from '../src/boot/http/index.js';
-import type { TestConductor } from '../src/conductor/test-support.js';
+import type { TestConductor } from '../src/conductor/conductor.test-support.js';
 import type { NetworkBootEnvironment } from '../src/drivers/network-boot/environment.js';
 import { ImageCache } from '../src/images/index.js';
 import { BootConfig } from '../src/config/boot.js';

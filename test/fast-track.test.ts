@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isRunningAgentEvent, runningAgentEvent } from '../src/drivers/agent/fast-track.js';
-import { waitForNode, type TestConductor } from '../src/conductor/test-support.js';
+import { waitForNode, type TestConductor } from '../src/conductor/conductor.test-support.js';
 import { AgentMachine, deployProfile, provision } from './support/agent-machine.js';
 import { startDeployHarness, type DeployHarness } from './support/deploy-harness.js';
 import { serveFiles, type FileServer } from './support/files.js';

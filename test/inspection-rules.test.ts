@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { profileInventory } from '../src/agent/hardware/simulated.js';
 import { simulatedProfile } from '../src/bmc/profiles.js';
-import { createNodeIn, startTestConductor, waitForNode, waitForState, type TestConductor } from '../src/conductor/test-support.js';
+import { createNodeIn, startTestConductor, waitForNode, waitForState, type TestConductor } from '../src/conductor/conductor.test-support.js';
 import type { JsonObject } from '../src/domain/node.js';
 import type { InspectionRuleInput } from '../src/inspection/rules/index.js';
 

@@ -9,7 +9,7 @@ import { profileInventory } from '../src/agent/hardware/simulated.js';
 import { buildInspectorApp } from '../src/api/legacy-inspector/app.js';
 import { testApiConfig } from '../src/api/test-support.js';
 import { simulatedProfile } from '../src/bmc/profiles.js';
-import { createNodeIn, startTestConductor, waitForNode, waitForState, type TestConductor } from '../src/conductor/test-support.js';
+import { createNodeIn, startTestConductor, waitForNode, waitForState, type TestConductor } from '../src/conductor/conductor.test-support.js';
 import { silentLogger } from '../src/shared/logger.js';
 
 interface Status {

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterEach, describe, it, expect } from 'vitest';
 import type { InspectionPayload } from '../protocol/agent/inventory.js';
 import type { HardwareProfile } from '../protocol/hardware/profile.js';
-import { fakeSystem } from './fake-system.test-helper.js';
+import { fakeSystem } from './fake-system.test-support.js';
 import { runAgent } from './main.js';
 
 const cleanups: (() => Promise<void>)[] = [];

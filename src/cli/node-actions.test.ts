@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { writeFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { envelope, runIngot, startFakeIronic } from './fake-ironic.test-helper.js';
-import type { FakeIronic } from './fake-ironic.test-helper.js';
+import { envelope, runIngot, startFakeIronic } from './fake-ironic.test-support.js';
+import type { FakeIronic } from './fake-ironic.test-support.js';
 
 let server: FakeIronic | undefined;
 afterEach(async () => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { envelope, runIngot, startFakeIronic } from './fake-ironic.test-helper.js';
-import type { FakeIronic } from './fake-ironic.test-helper.js';
+import { envelope, runIngot, startFakeIronic } from './fake-ironic.test-support.js';
+import type { FakeIronic } from './fake-ironic.test-support.js';
 
 let server: FakeIronic | undefined;
 afterEach(async () => {

@@ -14,7 +14,7 @@ import { fail } from '../shared/errors.js';
 import { checkWaitTimeoutsOnce } from './periodics/timeouts.js';
 import { reapDeadConductorsOnce } from './periodics/dead-conductors.js';
 import { recoverPowerFailuresOnce, syncPowerStatesOnce } from './periodics/power-sync.js';
-import { createNodeIn, startTestConductor, waitForNode, waitForState, type TestConductor } from './test-support.js';
+import { createNodeIn, startTestConductor, waitForNode, waitForState, type TestConductor } from './conductor.test-support.js';
 
 const open: TestConductor[] = [];
 const dirs: string[] = [];

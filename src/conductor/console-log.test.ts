@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CONSOLE_TAIL_BYTES, readTail } from './console-log.js';
 import { Task } from './task.js';
-import { createNodeIn, startTestConductor, type TestConductor } from './test-support.js';
+import { createNodeIn, startTestConductor, type TestConductor } from './conductor.test-support.js';
 
 let t: TestConductor;
 let dir: string;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { addressHost, bmcHosts, lookupInspectedNode, meaningfulAddresses } from './inspection-lookup.js';
-import { startTestConductor, type TestConductor } from './test-support.js';
+import { startTestConductor, type TestConductor } from './conductor.test-support.js';
 
 const open: TestConductor[] = [];
 afterEach(async () => {

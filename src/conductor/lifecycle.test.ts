@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Node } from '../domain/node.js';
 import type { ConductorClient } from './client.js';
-import { createNodeIn, startTestConductor, waitForState, type TestConductor } from './test-support.js';
+import { createNodeIn, startTestConductor, waitForState, type TestConductor } from './conductor.test-support.js';
 
 let t: TestConductor;
 let c: ConductorClient;

@@ -1,7 +1,7 @@
 /** The LocalConductorClient's synchronous operations on a real SQLite store. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ConductorClient } from './client.js';
-import { createNodeIn, startTestConductor, waitForNode, waitForState, type TestConductor } from './test-support.js';
+import { createNodeIn, startTestConductor, waitForNode, waitForState, type TestConductor } from './conductor.test-support.js';
 
 let t: TestConductor;
 let c: ConductorClient;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sampleNode } from '../drivers/interfaces/case-support.js';
+import { sampleNode } from '../drivers/interfaces/sample-task.test-support.js';
 import { createDriverRegistry } from '../drivers/registry.js';
 import { checkNodeUpdate } from './node-update.js';
 

@@ -7,7 +7,7 @@ import type { DriverTask } from '../drivers/interfaces/base.js';
 import { createDriverRegistry } from '../drivers/registry.js';
 import type { Clock } from '../shared/clock.js';
 import { Task } from './task.js';
-import { startTestConductor, type TestConductor } from './test-support.js';
+import { startTestConductor, type TestConductor } from './conductor.test-support.js';
 
 let t: TestConductor | undefined;
 afterEach(async () => t?.close());

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, openTestStore, type TestStore } from '../../test/support/stores.js';
-import { codeOf } from './test-helpers.js';
+import { codeOf } from './error-code.test-support.js';
 
 describe.each(DIALECTS)('inspection data on %s', (dialect) => {
   let store: TestStore;

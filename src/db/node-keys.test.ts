@@ -8,7 +8,7 @@ import { initialMigration } from './migrations/0001-initial.js';
 import { openStore } from './open-store.js';
 import { openSqliteDialect } from './sqlite-dialect.js';
 import type { NodeFilter, NodeKey, Page } from './store.js';
-import { codeOf } from './test-helpers.js';
+import { codeOf } from './error-code.test-support.js';
 
 const keyOf = (n: Node): NodeKey => ({
   id: n.id, uuid: n.uuid, version: n.version, driver: n.driver, conductor_group: n.conductor_group, chassis_id: n.chassis_id,

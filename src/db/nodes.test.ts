@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS, openTestStore, type TestStore } from '../../test/support/stores.js';
 import { IngotError } from '../shared/errors.js';
 import { newUuid } from '../shared/ids.js';
-import { codeOf } from './test-helpers.js';
+import { codeOf } from './error-code.test-support.js';
 
 describe.each(DIALECTS)('nodes on %s', (dialect) => {
   let store: TestStore;

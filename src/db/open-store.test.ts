@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openTestStore, tempDataDir } from '../../test/support/stores.js';
 import { openStore, redactUrl } from './open-store.js';
-import { codeOf } from './test-helpers.js';
+import { codeOf } from './error-code.test-support.js';
 
 describe('openStore', () => {
   const dirs: string[] = [];

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, openTestStore, type TestStore } from '../../test/support/stores.js';
 import type { Node } from '../domain/node.js';
 import { newUuid } from '../shared/ids.js';
-import { codeOf } from './test-helpers.js';
+import { codeOf } from './error-code.test-support.js';
 
 describe.each(DIALECTS)('ports and portgroups on %s', (dialect) => {
   let store: TestStore;

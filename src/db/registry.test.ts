@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, openTestStore, type TestStore } from '../../test/support/stores.js';
 import { newUuid } from '../shared/ids.js';
-import { codeOf } from './test-helpers.js';
+import { codeOf } from './error-code.test-support.js';
 
 describe.each(DIALECTS)('chassis, conductors and history on %s', (dialect) => {
   let store: TestStore;

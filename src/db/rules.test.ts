@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, openTestStore, type TestStore } from '../../test/support/stores.js';
-import { codeOf } from './test-helpers.js';
+import { codeOf } from './error-code.test-support.js';
 
 const action = { op: 'add-trait', args: { name: 'CUSTOM_X' } };
 

@@ -18,7 +18,7 @@ import { startSimulatedDeployAgent } from '../../src/agent/simulation.js';
 import { buildApp } from '../../src/api/app.js';
 import { testApiConfig } from '../../src/api/test-support.js';
 import { simulatedProfile } from '../../src/bmc/profiles.js';
-import { createNodeIn, startTestConductor, waitForNode, waitForState, type TestConductor } from '../../src/conductor/test-support.js';
+import { createNodeIn, startTestConductor, waitForNode, waitForState, type TestConductor } from '../../src/conductor/conductor.test-support.js';
 import type { Node } from '../../src/domain/node.js';
 import { AgentBusyError, AgentClient, commandErrorText } from '../../src/drivers/agent/client.js';
 import type { AgentCommandResult, GetCleanStepsResult } from '../../src/protocol/agent/commands.js';

@@ -16,7 +16,7 @@ import {
   targetDialects,
   uniqueName,
   type Target,
-} from './peer.js';
+} from '../support/openstack-clients.js';
 import { waitNode } from '../support/http.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { profileInventory } from '../../src/agent/hardware/simulated.js';
 import { simulatedProfile } from '../../src/bmc/profiles.js';
 import { startServer, type RunningServer } from '../support/server.js';
-import { python, requireClients, uniqueName } from './peer.js';
+import { python, requireClients, uniqueName } from '../support/openstack-clients.js';
 
 interface Status {
   id: string;

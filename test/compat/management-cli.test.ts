@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, waitNode } from '../support/http.js';
-import { baremetal, baremetalJson, baremetalOk, CLIENT_VERSION, errorLine, openTarget, requireClients, uniqueName, type Target } from './peer.js';
+import { baremetal, baremetalJson, baremetalOk, CLIENT_VERSION, errorLine, openTarget, requireClients, uniqueName, type Target } from '../support/openstack-clients.js';
 
 interface NodeView extends Record<string, unknown> {
   uuid: string;

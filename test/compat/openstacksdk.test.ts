@@ -4,7 +4,7 @@
  * cases; the expectations are what the real Ironic 21.4 answered (docs/compat.md).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTarget, python, randomMac, requireClients, uniqueName, type Target } from './peer.js';
+import { openTarget, python, randomMac, requireClients, uniqueName, type Target } from '../support/openstack-clients.js';
 
 interface SdkError {
   type: string;

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InventoryEntry } from '../../src/bmc/inventory.js';
 import { driverInfoFor } from '../../src/bmc/inventory.js';
 import { simulatedProfile } from '../../src/bmc/profiles.js';
-import { baremetal, baremetalJson, baremetalOk, requireClients } from '../compat/peer.js';
+import { baremetal, baremetalJson, baremetalOk, requireClients } from '../support/openstack-clients.js';
 import { startBmc, type RunningBmc } from '../support/bmc.js';
 import { api, waitNode } from '../support/http.js';
 import { freePort, startServer, type RunningServer } from '../support/server.js';

@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { driverInfoFor } from '../../src/bmc/inventory.js';
-import { baremetalOk, requireClients } from '../compat/peer.js';
+import { baremetalOk, requireClients } from '../support/openstack-clients.js';
 import { all, settle, startBootFleet, type BootFleet, type FleetNodeDetail } from '../support/fleet.js';
 import { makeRawImage, metadataErased, readDeployedDisk } from '../support/deploy-image.js';
 import { api, apiOk } from '../support/http.js';

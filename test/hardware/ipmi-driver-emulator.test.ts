@@ -9,7 +9,7 @@ import type { Machine } from '../../src/bmc/machine.js';
 import { simulatedProfile } from '../../src/bmc/profiles.js';
 import { simulatedMachine } from '../../src/bmc/simulated.js';
 import type { JsonObject } from '../../src/domain/node.js';
-import { sampleTask } from '../../src/drivers/interfaces/case-support.js';
+import { sampleTask } from '../../src/drivers/interfaces/sample-task.test-support.js';
 import { managementConformance } from '../../src/drivers/interfaces/management.case.js';
 import { powerConformance } from '../../src/drivers/interfaces/power.case.js';
 import { IpmiClient } from '../../src/drivers/ipmi/client.js';

@@ -4,7 +4,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BootDevice, JsonObject } from '../../src/domain/node.js';
-import { sampleTask } from '../../src/drivers/interfaces/case-support.js';
+import { sampleTask } from '../../src/drivers/interfaces/sample-task.test-support.js';
 import { managementConformance } from '../../src/drivers/interfaces/management.case.js';
 import { powerConformance } from '../../src/drivers/interfaces/power.case.js';
 import { IpmiClient } from '../../src/drivers/ipmi/client.js';

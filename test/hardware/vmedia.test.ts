@@ -11,7 +11,7 @@ import { testApiConfig } from '../../src/api/test-support.js';
 import { simulatedProfile } from '../../src/bmc/profiles.js';
 import { startRedfishEmulator, type RunningRedfishEmulator } from '../../src/bmc/redfish/emulator.js';
 import { simulatedMachine } from '../../src/bmc/simulated.js';
-import { startTestConductor, type TestConductor } from '../../src/conductor/test-support.js';
+import { startTestConductor, type TestConductor } from '../../src/conductor/conductor.test-support.js';
 import { silentLogger } from '../../src/shared/logger.js';
 import { api, apiOk } from '../support/http.js';
 

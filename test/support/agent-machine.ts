@@ -9,7 +9,7 @@
 import { startSimulatedDeployAgent } from '../../src/agent/simulation.js';
 import type { DeployAgent } from '../../src/agent/deploy-agent.js';
 import type { HardwareProfile } from '../../src/protocol/hardware/profile.js';
-import { waitForNode } from '../../src/conductor/test-support.js';
+import { waitForNode } from '../../src/conductor/conductor.test-support.js';
 import type { Store } from '../../src/db/store.js';
 import type { Node } from '../../src/domain/node.js';
 import { apiOk } from './http.js';

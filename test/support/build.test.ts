@@ -35,8 +35,9 @@ describe('requireFreshBuild', () => {
     expect(() => requireFreshBuild(root)).toThrow(/run `npm run build`/);
   });
 
-  it('ignores test files, which the build does not read', () => {
+  it('ignores test files, their support and the conformance suites, which the build does not read', () => {
     expect(() => requireFreshBuild(tree({ 'src/a.ts': 1000, 'src/a.test.ts': 3000, ...built(2000) }))).not.toThrow();
+    expect(() => requireFreshBuild(tree({ 'src/a.ts': 1000, 'src/a.test-support.ts': 3000, 'src/b.case.ts': 3000, ...built(2000) }))).not.toThrow();
   });
 
   it('fails when an output is missing', () => {

@@ -10,12 +10,14 @@ import path from 'node:path';
 export const BUILD_OUTPUTS = ['dist/ingot.mjs', 'dist/ingot-agent.cjs', 'dist/bench/run.js'] as const;
 /** What the build reads: the sources of dist/ (tests are not part of it). */
 const BUILD_INPUTS = ['src', 'bench', 'scripts/bundle.mjs', 'scripts/bundle-agent.mjs', 'package.json', 'tsconfig.json', 'tsconfig.build.json'];
+/** Files tsconfig.build.json leaves out: tests, their support and the conformance suites. */
+const TEST_ONLY = /\.(test|test-support|case)\.ts$/;
 
 /** The newest file below `p` that the build reads, with its modification time. */
 function newest(p: string): { file: string; mtimeMs: number } | undefined {
   const st = statSync(p, { throwIfNoEntry: false });
   if (!st) return undefined;
-  if (!st.isDirectory()) return /\.test\.ts$/.test(p) ? undefined : { file: p, mtimeMs: st.mtimeMs };
+  if (!st.isDirectory()) return TEST_ONLY.test(p) ? undefined : { file: p, mtimeMs: st.mtimeMs };
   let best: { file: string; mtimeMs: number } | undefined;
   for (const name of readdirSync(p)) {
     const found = newest(path.join(p, name));

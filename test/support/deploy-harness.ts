@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/api/app.js';
 import { testApiConfig } from '../../src/api/test-support.js';
 import type { ConductorConfig } from '../../src/config/conductor.js';
-import { startTestConductor, type TestConductor } from '../../src/conductor/test-support.js';
+import { startTestConductor, type TestConductor } from '../../src/conductor/conductor.test-support.js';
 import { silentLogger } from '../../src/shared/logger.js';
 
 export interface DeployHarness {

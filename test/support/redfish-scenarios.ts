@@ -16,7 +16,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../src/domain/node.js';
 import type { DiscoveredPort } from '../../src/drivers/interfaces/base.js';
-import { sampleTask } from '../../src/drivers/interfaces/case-support.js';
+import { sampleTask } from '../../src/drivers/interfaces/sample-task.test-support.js';
 import type { RedfishResource } from '../../src/drivers/redfish/client.js';
 import { localGb, portsOf } from '../../src/drivers/redfish/inspect-mapping.js';
 import { readStorage, redfishInspect } from '../../src/drivers/redfish/inspect.js';

@@ -2,7 +2,7 @@ import { gunzipSync } from 'node:zlib';
 import { describe, it, expect } from 'vitest';
 import type { InventoryDisk } from '../../protocol/agent/inventory.js';
 import { loadAgentConfig } from '../config.js';
-import { fakeSystem } from '../fake-system.test-helper.js';
+import { fakeSystem } from '../fake-system.test-support.js';
 import type { HardwareManager } from '../hardware/manager.js';
 import { linuxHardwareManager } from '../hardware/linux.js';
 import { defaultRootDisk } from './default.js';

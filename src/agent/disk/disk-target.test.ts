@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DIRECT_ALIGN, alignedBuffers, openDisk } from './disk-target.js';
-import { requireDirectIo } from './test-support.js';
+import { requireDirectIo } from './direct-io.test-support.js';
 
 const MIB = 1024 * 1024;
 

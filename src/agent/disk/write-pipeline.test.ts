@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDisk, type DiskTarget } from './disk-target.js';
-import { requireDirectIo } from './test-support.js';
+import { requireDirectIo } from './direct-io.test-support.js';
 import { SPARSE_BLOCK, WritePipeline } from './write-pipeline.js';
 
 const KIB = 1024;

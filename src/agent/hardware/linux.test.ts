@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it, expect } from 'vitest';
-import { fakeSystem, type FakeSystemSpec } from '../fake-system.test-helper.js';
+import { fakeSystem, type FakeSystemSpec } from '../fake-system.test-support.js';
 import { hostSystem } from '../system.js';
 import { linuxHardwareManager } from './linux.js';
 

@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Node } from '../../domain/node.js';
-import { startTestConductor, waitForNode, type TestConductor } from '../../conductor/test-support.js';
+import { startTestConductor, waitForNode, type TestConductor } from '../../conductor/conductor.test-support.js';
 import { silentLogger } from '../../shared/logger.js';
 import { buildApp } from '../app.js';
 import { faultString as fault, LATEST, testApiConfig, version as V } from '../test-support.js';

@@ -10,7 +10,7 @@ import { toNetascii } from './byte-source.js';
 import { tftpGet, TftpClientError } from './client.js';
 import { bufferFile, TftpError, type TftpRemote } from './files.js';
 import { encodeError, encodeRequest } from './packet.js';
-import { RawPeer } from './raw-peer.test-helper.js';
+import { RawPeer } from './raw-peer.test-support.js';
 import { createTftpServer, type TftpServer, type TftpServerOptions } from './server.js';
 import type { TransferRecord } from './transfer.js';
 

@@ -10,7 +10,7 @@ import { HARDWARE_TYPES } from '../../drivers/hardware-types.js';
 import { IMPLEMENTATIONS } from '../../drivers/implementations.js';
 import type { PowerInterface } from '../../drivers/interfaces/power.js';
 import { createDriverRegistry } from '../../drivers/registry.js';
-import { createNodeIn, startTestConductor, waitForState, type TestConductor } from '../test-support.js';
+import { createNodeIn, startTestConductor, waitForState, type TestConductor } from '../conductor.test-support.js';
 
 let t: TestConductor | undefined;
 afterEach(async () => {

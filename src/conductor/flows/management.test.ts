@@ -6,7 +6,7 @@ import { IMPLEMENTATIONS } from '../../drivers/implementations.js';
 import type { ManagementInterface } from '../../drivers/interfaces/management.js';
 import { fakeManagement } from '../../drivers/fake/management.js';
 import type { ConductorClient } from '../client.js';
-import { createNodeIn, startTestConductor, waitForNode, type TestConductor } from '../test-support.js';
+import { createNodeIn, startTestConductor, waitForNode, type TestConductor } from '../conductor.test-support.js';
 import { TRANSITIONING_STATES } from '../../domain/states.js';
 
 let t: TestConductor;

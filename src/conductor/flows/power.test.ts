@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Node } from '../../domain/node.js';
 import { Task } from '../task.js';
-import { createNodeIn, startTestConductor, waitForNode, waitForState, type TestConductor } from '../test-support.js';
+import { createNodeIn, startTestConductor, waitForNode, waitForState, type TestConductor } from '../conductor.test-support.js';
 import { powerOffOrReboot, powerOffUnlessDisabled, powerOnOrReboot, rebootIfKeptOn } from '../../drivers/power-actions.js';
 
 let t: TestConductor | undefined;

@@ -5,10 +5,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { InspectorConfig } from '../../config/inspector.js';
 import { openStore } from '../../db/open-store.js';
 import type { Store } from '../../db/store.js';
-import { deadUrl, startFakeInspector, type FakeInspectorService } from '../../drivers/inspector/test-support.js';
+import { deadUrl, startFakeInspector, type FakeInspectorService } from '../../drivers/inspector/fake-inspector.test-support.js';
 import { silentLogger } from '../../shared/logger.js';
 import { createConductor, type Conductor } from '../conductor.js';
-import { waitForState } from '../test-support.js';
+import { waitForState } from '../conductor.test-support.js';
 import { checkInspectorStatusOnce } from './inspector-status.js';
 
 let fake: FakeInspectorService;

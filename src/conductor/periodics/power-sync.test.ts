@@ -1,6 +1,6 @@
 /** Power sync and disable_power_off: with force_power_state_during_sync such a node is never forced (Ironic's do_sync_power_state). */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createNodeIn, startTestConductor, type TestConductor } from '../test-support.js';
+import { createNodeIn, startTestConductor, type TestConductor } from '../conductor.test-support.js';
 import { syncPowerStatesOnce } from './power-sync.js';
 
 let t: TestConductor | undefined;

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DIALECTS, emptyDatabase, type Dialect } from '../../../test/support/stores.js';
 import { newUuid } from '../../shared/ids.js';
 import { openStore } from '../open-store.js';
-import { codeOf } from '../test-helpers.js';
+import { codeOf } from '../error-code.test-support.js';
 import { portNameMigration } from './0005-port-name.js';
 import { migrationProvider } from './migration-provider.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { biosConformance } from '../interfaces/bios.case.js';
 import { bootConformance } from '../interfaces/boot.case.js';
-import { sampleTask } from '../interfaces/case-support.js';
+import { sampleTask } from '../interfaces/sample-task.test-support.js';
 import { consoleConformance } from '../interfaces/console.case.js';
 import { deployConformance } from '../interfaces/deploy.case.js';
 import { firmwareConformance } from '../interfaces/firmware.case.js';

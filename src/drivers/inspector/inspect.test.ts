@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sampleTask } from '../interfaces/case-support.js';
+import { sampleTask } from '../interfaces/sample-task.test-support.js';
 import { inspectConformance } from '../interfaces/inspect.case.js';
 import { IngotError } from '../../shared/errors.js';
 import { INSPECTOR_API_VERSION, InspectorClient, normalizeBaseUrl } from './client.js';
 import { inspectorInspect, isInspectorInspect } from './inspect.js';
-import { deadUrl, startFakeInspector, type FakeInspectorService } from './test-support.js';
+import { deadUrl, startFakeInspector, type FakeInspectorService } from './fake-inspector.test-support.js';
 
 let fake: FakeInspectorService;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 /** Conformance suite of {@link BiosInterface}. */
 import { describe, expect, it } from 'vitest';
 import type { BiosInterface } from './bios.js';
-import { commonShape, sampleTask } from './case-support.js';
+import { commonShape, sampleTask } from './sample-task.test-support.js';
 
 export function biosConformance(label: string, make: () => BiosInterface): void {
   describe(`bios interface conformance: ${label}`, () => {

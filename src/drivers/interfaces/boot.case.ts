@@ -1,7 +1,7 @@
 /** Conformance suite of {@link BootInterface}. */
 import { describe, expect, it } from 'vitest';
 import type { BootInterface } from './boot.js';
-import { commonShape, sampleTask } from './case-support.js';
+import { commonShape, sampleTask } from './sample-task.test-support.js';
 
 export function bootConformance(label: string, make: () => BootInterface): void {
   describe(`boot interface conformance: ${label}`, () => {

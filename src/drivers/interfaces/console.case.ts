@@ -1,6 +1,6 @@
 /** Conformance suite of {@link ConsoleInterface}. */
 import { describe, expect, it } from 'vitest';
-import { commonShape, sampleTask } from './case-support.js';
+import { commonShape, sampleTask } from './sample-task.test-support.js';
 import type { ConsoleInterface } from './console.js';
 
 export function consoleConformance(label: string, make: () => ConsoleInterface): void {

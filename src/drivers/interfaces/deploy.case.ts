@@ -1,6 +1,6 @@
 /** Conformance suite of {@link DeployInterface}. */
 import { describe, expect, it } from 'vitest';
-import { commonShape, sampleTask } from './case-support.js';
+import { commonShape, sampleTask } from './sample-task.test-support.js';
 import type { DeployInterface } from './deploy.js';
 
 export function deployConformance(label: string, make: () => DeployInterface): void {

@@ -1,6 +1,6 @@
 /** Conformance suite of {@link FirmwareInterface}. */
 import { describe, expect, it } from 'vitest';
-import { commonShape, sampleTask } from './case-support.js';
+import { commonShape, sampleTask } from './sample-task.test-support.js';
 import type { FirmwareInterface } from './firmware.js';
 
 export function firmwareConformance(label: string, make: () => FirmwareInterface): void {

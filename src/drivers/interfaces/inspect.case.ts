@@ -1,6 +1,6 @@
 /** Conformance suite of {@link InspectInterface}. */
 import { describe, expect, it } from 'vitest';
-import { commonShape, sampleTask } from './case-support.js';
+import { commonShape, sampleTask } from './sample-task.test-support.js';
 import type { InspectInterface } from './inspect.js';
 
 export function inspectConformance(label: string, make: () => InspectInterface): void {

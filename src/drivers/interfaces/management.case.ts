@@ -1,7 +1,7 @@
 /** Conformance suite of {@link ManagementInterface}. */
 import { describe, expect, it } from 'vitest';
 import type { BootDevice, Node } from '../../domain/node.js';
-import { commonShape, sampleTask } from './case-support.js';
+import { commonShape, sampleTask } from './sample-task.test-support.js';
 import { BOOT_MODES, type BootMode, type ManagementInterface } from './management.js';
 
 /** How an implementation is expected to behave in {@link managementConformance}. */

@@ -1,6 +1,6 @@
 /** Conformance suite of {@link NetworkInterface}. */
 import { describe, expect, it } from 'vitest';
-import { commonShape, sampleTask } from './case-support.js';
+import { commonShape, sampleTask } from './sample-task.test-support.js';
 import type { NetworkInterface } from './network.js';
 
 export function networkConformance(label: string, make: () => NetworkInterface): void {

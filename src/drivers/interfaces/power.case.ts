@@ -1,7 +1,7 @@
 /** Conformance suite of {@link PowerInterface}: run it from every implementation's test. */
 import { describe, expect, it } from 'vitest';
 import type { Node } from '../../domain/node.js';
-import { commonShape, sampleTask } from './case-support.js';
+import { commonShape, sampleTask } from './sample-task.test-support.js';
 import type { PowerInterface } from './power.js';
 
 export function powerConformance(label: string, make: () => PowerInterface, nodeFields: Partial<Node> = {}): void {

@@ -1,6 +1,6 @@
 /** Conformance suite of {@link RaidInterface}. */
 import { describe, expect, it } from 'vitest';
-import { commonShape, sampleTask } from './case-support.js';
+import { commonShape, sampleTask } from './sample-task.test-support.js';
 import type { RaidInterface } from './raid.js';
 
 export function raidConformance(label: string, make: () => RaidInterface): void {

@@ -1,6 +1,6 @@
 /** Conformance suite of {@link RescueInterface}. */
 import { describe, expect, it } from 'vitest';
-import { commonShape, sampleTask } from './case-support.js';
+import { commonShape, sampleTask } from './sample-task.test-support.js';
 import type { RescueInterface } from './rescue.js';
 
 export function rescueConformance(label: string, make: () => RescueInterface): void {

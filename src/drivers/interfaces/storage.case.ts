@@ -1,6 +1,6 @@
 /** Conformance suite of {@link StorageInterface}. */
 import { describe, expect, it } from 'vitest';
-import { commonShape, sampleTask } from './case-support.js';
+import { commonShape, sampleTask } from './sample-task.test-support.js';
 import type { StorageInterface } from './storage.js';
 
 export function storageConformance(label: string, make: () => StorageInterface): void {

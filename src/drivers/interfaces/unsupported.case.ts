@@ -1,7 +1,7 @@
 /** Conformance for `no-*` implementations: validate and operations refuse with UnsupportedDriverExtension. */
 import { describe, expect, it } from 'vitest';
 import type { DriverInterface, DriverTask } from './base.js';
-import { commonShape, sampleTask } from './case-support.js';
+import { commonShape, sampleTask } from './sample-task.test-support.js';
 
 export function unsupportedConformance<T extends DriverInterface>(label: string, make: () => T, operations: Array<(impl: T, task: DriverTask) => Promise<unknown>>): void {
   describe(`unsupported interface conformance: ${label}`, () => {

@@ -1,6 +1,6 @@
 /** Conformance suite of {@link VendorInterface}. */
 import { describe, expect, it } from 'vitest';
-import { commonShape, sampleTask } from './case-support.js';
+import { commonShape, sampleTask } from './sample-task.test-support.js';
 import type { VendorInterface } from './vendor.js';
 
 export function vendorConformance(label: string, make: () => VendorInterface): void {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { managementConformance } from '../interfaces/management.case.js';
-import { sampleTask } from '../interfaces/case-support.js';
+import { sampleTask } from '../interfaces/sample-task.test-support.js';
 import { fakeBmc } from './fake-bmc.test-support.js';
 import { bmcAddress, injectNmi, ipmiManagement, isUefi } from './management.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { powerConformance } from '../interfaces/power.case.js';
-import { sampleTask } from '../interfaces/case-support.js';
+import { sampleTask } from '../interfaces/sample-task.test-support.js';
 import type { SchedulerTime } from './bmc-scheduler.js';
 import { fakeBmc } from './fake-bmc.test-support.js';
 import { ipmiPower } from './power.js';

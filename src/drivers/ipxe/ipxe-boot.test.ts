@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bootConformance } from '../interfaces/boot.case.js';
-import type { sampleTask } from '../interfaces/case-support.js';
+import type { sampleTask } from '../interfaces/sample-task.test-support.js';
 import { withDeployImages } from '../network-boot/conformance.test-support.js';
 import { DEPLOY_INFO, fakeEnv, MAC_PXE, TOKEN, type FakeEnv } from '../network-boot/env.test-support.js';
 import { ipxeBoot, ipxeScriptPath } from './ipxe-boot.js';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { BootConfig } from '../../config/boot.js';
 import type { BootDevice, Node, Port } from '../../domain/node.js';
 import { fakeManagement } from '../fake/management.js';
-import { sampleTask, type SampleTask } from '../interfaces/case-support.js';
+import { sampleTask, type SampleTask } from '../interfaces/sample-task.test-support.js';
 import type { BootDhcpInput, BootDhcpOption, NetworkBootEnvironment } from './environment.js';
 
 export const MAC_PXE = '52:54:00:aa:bb:01';

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { sampleTask } from '../interfaces/case-support.js';
+import { sampleTask } from '../interfaces/sample-task.test-support.js';
 import { managementConformance } from '../interfaces/management.case.js';
 import { networkConformance } from '../interfaces/network.case.js';
 import { storageConformance } from '../interfaces/storage.case.js';

@@ -2,7 +2,7 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bootConformance } from '../interfaces/boot.case.js';
-import { sampleTask } from '../interfaces/case-support.js';
+import { sampleTask } from '../interfaces/sample-task.test-support.js';
 import { withDeployImages } from '../network-boot/conformance.test-support.js';
 import { DEPLOY_INFO, fakeEnv, MAC_OTHER, MAC_PXE, TOKEN, type FakeEnv } from '../network-boot/env.test-support.js';
 import { pxeBoot, pxeConfigPaths } from './pxe-boot.js';

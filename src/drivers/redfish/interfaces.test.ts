@@ -1,6 +1,6 @@
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sampleTask } from '../interfaces/case-support.js';
+import { sampleTask } from '../interfaces/sample-task.test-support.js';
 import { bootDeviceOf, getBootMode, injectNmi, redfishManagement, setBootMode, supportedBootDevices } from './management.js';
 import { RedfishClientPool } from './pool.js';
 import { redfishPower, supportedPowerActions } from './power.js';

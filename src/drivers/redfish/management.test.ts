@@ -5,7 +5,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../domain/node.js';
-import { sampleTask } from '../interfaces/case-support.js';
+import { sampleTask } from '../interfaces/sample-task.test-support.js';
 import { managementConformance } from '../interfaces/management.case.js';
 import { redfishManagement } from './management.js';
 import { RedfishClientPool } from './pool.js';

@@ -9,8 +9,8 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer, type RunningServer } from '../support/server.js';
-import { DIALECTS, type Dialect } from '../support/stores.js';
+import { startServer, type RunningServer } from './server.js';
+import { DIALECTS, type Dialect } from './stores.js';
 
 /** Debian's clients; `python3` on PATH may be another interpreter without them. */
 export const BAREMETAL = '/usr/bin/baremetal';
@@ -21,7 +21,8 @@ export const INSTALL_HINT =
 /** The newest microversion Debian 12's clients (Ironic 21.4) know. */
 export const CLIENT_VERSION = '1.82';
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
+/** The compatibility tests' Python scripts (test/compat/*.py). */
+const SCRIPTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'compat');
 
 /** Result of one client run. */
 export interface RunResult {
@@ -123,9 +124,9 @@ export async function baremetalOk(url: string, args: string[]): Promise<RunResul
   return r;
 }
 
-/** Runs a Python script of this folder with Debian's Python and returns its JSON output. */
+/** Runs a Python script of test/compat/ with Debian's Python and returns its JSON output. */
 export async function python<T>(script: string, args: string[], url: string, timeoutMs = 240_000): Promise<T> {
-  const r = await run(PYTHON, [path.join(HERE, script), url, ...args], clientEnv(url), timeoutMs);
+  const r = await run(PYTHON, [path.join(SCRIPTS, script), url, ...args], clientEnv(url), timeoutMs);
   if (r.code !== 0) throw new Error(`${script} exited ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
   const last = r.stdout.trim().split('\n').pop() ?? '';
   try {
