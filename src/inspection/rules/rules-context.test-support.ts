@@ -1,7 +1,7 @@
-/** A node, its ports and inspection data for the rules engine tests. */
-import type { JsonObject, Node, Port } from '../../src/domain/node.js';
-import type { Inventory } from '../../src/protocol/agent/inventory.js';
-import type { RulesContext } from '../../src/inspection/rules/index.js';
+/** A node, its ports and inspection data for the rules tests. */
+import type { JsonObject, Node, Port } from '../../domain/node.js';
+import type { Inventory } from '../../protocol/agent/inventory.js';
+import type { RulesContext } from './types.js';
 
 export function makeNode(over: Partial<Node> = {}): Node {
   return {

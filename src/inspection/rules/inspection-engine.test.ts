@@ -1,7 +1,8 @@
 /** Inspection rules (Ironic `inspection_rules`, API 1.96): every operator and action, with the upstream examples. */
 import { describe, expect, it } from 'vitest';
-import { applyInspectionRules, type InspectionRuleInput } from '../../src/inspection/rules/index.js';
-import { makeContext } from './rules-fixtures.js';
+import { applyInspectionRules } from './inspection-engine.js';
+import type { InspectionRuleInput } from './inspection-rules.js';
+import { makeContext } from './rules-context.test-support.js';
 
 type Op = NonNullable<InspectionRuleInput['conditions']>[number];
 const probe = (conditions: Op[]): InspectionRuleInput => ({ description: 'probe', conditions, actions: [{ op: 'add-trait', args: { name: 'CUSTOM_HIT' } }] });

@@ -1,7 +1,8 @@
 /** Legacy (ironic-inspector `/v1/rules`) rules: every operator and action, with the upstream examples. */
 import { describe, expect, it } from 'vitest';
-import { applyLegacyRules, type LegacyRuleInput } from '../../src/inspection/rules/index.js';
-import { makeContext } from './rules-fixtures.js';
+import { applyLegacyRules } from './legacy-engine.js';
+import type { LegacyRuleInput } from './legacy-rules.js';
+import { makeContext } from './rules-context.test-support.js';
 
 type Cond = Record<string, unknown> & { op: string; field: string };
 const tagRule = (conditions: Cond[]): LegacyRuleInput => ({ description: 'probe', conditions, actions: [{ action: 'add-trait', name: 'CUSTOM_HIT' }] });
