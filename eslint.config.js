@@ -4,8 +4,8 @@ import path from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-/** layer -> the layers it may import (itself always allowed). */
-const LAYERS = {
+/** layer -> the layers it may import (itself always allowed); docs/architecture.md has the same table. */
+export const LAYERS = {
   shared: [],
   domain: ['shared'],
   config: ['shared'],

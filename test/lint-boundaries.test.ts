@@ -1,9 +1,15 @@
-/** The layer rule of eslint.config.js (DESIGN.md §2) catches imports against the dependency direction. */
+/**
+ * The layer rule of eslint.config.js (DESIGN.md §2) catches imports against the dependency direction, and
+ * its table (`LAYERS`) is the one docs/architecture.md shows.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
-const eslint = new ESLint({ cwd: path.resolve(import.meta.dirname, '..') });
+const ROOT = path.resolve(import.meta.dirname, '..');
+const eslint = new ESLint({ cwd: ROOT });
 
 async function boundaryErrors(file: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath: path.resolve(import.meta.dirname, '..', file) });
@@ -24,5 +30,41 @@ describe('layer boundaries', () => {
   it('allows the API to import the conductor contract and itself', async () => {
     const code = "import type { ConductorClient } from '../conductor/client.js';\nimport { errorBody } from './errors.js';\nexport type C = ConductorClient;\nexport const e = errorBody;\n";
     expect(await boundaryErrors('src/api/probe.ts', code)).toEqual([]);
+  });
+});
+
+type LayerTable = Record<string, string[]>;
+
+/** The table of docs/architecture.md "The layout of src/": folder -> the layers its last column names. */
+function documentedLayers(): LayerTable {
+  const text = readFileSync(path.join(ROOT, 'docs', 'architecture.md'), 'utf8');
+  const section = text.split(/^## /m).find((s) => s.startsWith('The layout of src/')) ?? '';
+  const rows = section.split('\n').filter((line) => /^\| `[a-z-]+\/` \|/.test(line)).map((line) => line.split('|').map((cell) => cell.trim()));
+  const folders = rows.map((cells) => (cells[1] ?? '').replace(/^`|\/`$/g, ''));
+  const table: LayerTable = {};
+  rows.forEach((cells, i) => {
+    const folder = folders[i]!;
+    const imports = cells[3] ?? '';
+    table[folder] = /every other folder/.test(imports)
+      ? folders.filter((f) => f !== folder)
+      : [...imports.matchAll(/`([a-z][a-z-]*)`/g)].map((m) => m[1]!);
+  });
+  return table;
+}
+
+/** Each layer's imports sorted, so that the order in which a table lists them does not matter. */
+function sorted(table: LayerTable): LayerTable {
+  const keys = Object.keys(table).sort();
+  return Object.fromEntries(keys.map((k) => [k, [...(table[k] ?? [])].sort()]));
+}
+
+describe('the layer table', () => {
+  it('is the same in eslint.config.js and docs/architecture.md, and names every folder of src/', async () => {
+    const { LAYERS } = (await import(pathToFileURL(path.join(ROOT, 'eslint.config.js')).href)) as { LAYERS: LayerTable };
+    const documented = documentedLayers();
+    const folders = readdirSync(path.join(ROOT, 'src'), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+    expect(Object.keys(sorted(LAYERS))).toEqual(folders);
+    expect(Object.keys(sorted(documented))).toEqual(folders);
+    expect(sorted(documented)).toEqual(sorted(LAYERS));
   });
 });
