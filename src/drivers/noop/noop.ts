@@ -1,5 +1,6 @@
 /**
- * No-op implementations, named as in Ironic: `noop` where doing nothing is a valid behaviour (network,
+ * No-op implementations (Ironic's `drivers/modules/noop.py` and `noop_mgmt.py`, the `noop` network and
+ * storage interfaces), named as in Ironic: `noop` where doing nothing is a valid behaviour (network,
  * storage, management), `no-<iface>` where the hardware type does not support the concern — those fail
  * `validate` and every operation with UnsupportedDriverExtension.
  */

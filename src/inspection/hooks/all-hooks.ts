@@ -1,6 +1,6 @@
 /**
  * Every inspection hook Ingot implements, by Ironic's dash name, in the order Ingot runs them when all are
- * enabled. The configuration (`InspectorConfig.hooks`) picks and orders them; see `config.ts` for the
+ * enabled. The configuration (`InspectorConfig.hooks`) picks and orders them; see `config/inspector.ts` for the
  * defaults.
  */
 import { architectureHook } from './architecture.js';
