@@ -1,67 +1,41 @@
 /**
- * The one table of Ingot's errors. Each code is stable (clients and docs refer to it), carries its HTTP
- * status, and says what went wrong and what to do. The API renders an {@link IngotError} in Ironic's
- * `error_message` envelope; everything else throws it. `docs/errors.md` documents every code (a test
- * checks that).
+ * Ingot's error: a stable code from the table (`error-codes.ts`) with its HTTP status and hint, and a
+ * message from `messages/` rendered with the caller's values. The API renders an {@link IngotError} in
+ * Ironic's `error_message` envelope; everything else throws it.
  */
-export const ERRORS = {
-  InvalidParameterValue: { status: 400, hint: 'Correct the request and send it again.' },
-  MissingParameterValue: { status: 400, hint: 'Add the missing value and send the request again.' },
-  InvalidStateRequested: { status: 400, hint: 'Check the node’s provision state; `GET /v1/nodes/{node}/states` shows the allowed next steps.' },
-  InvalidState: { status: 409, hint: 'Wait for the node to reach a state that allows this, or move it there first.' },
-  PatchError: { status: 400, hint: 'Fix the JSON Patch document (RFC 6902): op, path and value.' },
-  MalformedBody: { status: 400, hint: 'Send a valid JSON document with Content-Type: application/json.' },
-  BodyTooLarge: { status: 413, hint: 'Send a smaller body; the limit is set by api.max_body_bytes.' },
-  NotAuthorized: { status: 403, hint: 'Use credentials allowed to do this.' },
-  NodeNotFound: { status: 404, hint: 'Check the node UUID or name; `GET /v1/nodes` lists the nodes.' },
-  PortNotFound: { status: 404, hint: 'Check the port UUID or address.' },
-  PortgroupNotFound: { status: 404, hint: 'Check the port group UUID or name.' },
-  ChassisNotFound: { status: 404, hint: 'Check the chassis UUID.' },
-  DriverNotFound: { status: 404, hint: '`GET /v1/drivers` lists the drivers this deployment has enabled.' },
-  ConductorNotFound: { status: 404, hint: '`GET /v1/conductors` lists the conductors.' },
-  HistoryNotFound: { status: 404, hint: '`GET /v1/nodes/{node}/history` lists the node’s events.' },
-  InspectionLookupFailed: { status: 404, hint: 'Enroll the machine with its BMC address and ports, and start its inspection (`baremetal node inspect`) before it boots the agent.' },
-  InspectionLookupAmbiguous: { status: 409, hint: 'Two nodes claim this machine: remove the duplicate ports or BMC addresses.' },
-  InventoryNotFound: { status: 404, hint: 'Inspect the node in band (`baremetal node inspect`) to record its inventory.' },
-  InspectionRuleNotFound: { status: 404, hint: '`GET /v1/inspection_rules` (or `/v1/rules` on the inspector API) lists the rules.' },
-  InspectionRuleAlreadyExists: { status: 409, hint: 'A rule with this UUID exists already; choose another UUID or update that rule.' },
-  TraitNotFound: { status: 404, hint: '`GET /v1/nodes/{node}/traits` lists the node’s traits.' },
-  NotFound: { status: 404, hint: 'Check the URL and the requested API version.' },
-  MethodNotAllowed: { status: 405, hint: 'Use a method this resource supports.' },
-  NotAcceptable: { status: 406, hint: 'Request an API version inside the advertised minimum and maximum.' },
-  NodeLocked: { status: 409, hint: 'Another operation holds the node; retry shortly.' },
-  DuplicateName: { status: 409, hint: 'Choose another name; names are unique.' },
-  MACAlreadyExists: { status: 409, hint: 'A port with this MAC address exists already; update or delete it first.' },
-  NodeAlreadyExists: { status: 409, hint: 'A node with this UUID exists already.' },
-  PortAlreadyExists: { status: 409, hint: 'A port with this UUID exists already.' },
-  PortgroupAlreadyExists: { status: 409, hint: 'A port group with this name or address exists already.' },
-  ChassisAlreadyExists: { status: 409, hint: 'A chassis with this UUID exists already.' },
-  InstanceAssociated: { status: 409, hint: 'The instance is associated with another node already; clear instance_uuid there first.' },
-  NodeAssociated: { status: 409, hint: 'Undeploy the node or clear instance_uuid first.' },
-  NodeProtected: { status: 403, hint: 'Unset `protected` on the node first.' },
-  ChassisNotEmpty: { status: 400, hint: 'Delete or move the chassis’ nodes first.' },
-  PortgroupNotEmpty: { status: 400, hint: 'Remove the ports from the port group first.' },
-  NodeInMaintenance: { status: 400, hint: 'Take the node out of maintenance (`baremetal node maintenance unset`) first.' },
-  UnsupportedDriverExtension: { status: 400, hint: 'This node’s driver does not implement the interface; choose another interface implementation.' },
-  InterfaceNotFoundInEntrypoint: { status: 400, hint: '`GET /v1/drivers/{driver}?detail=true` lists the enabled implementations.' },
-  NoValidHost: { status: 400, hint: 'Enable the driver or start a conductor that has it.' },
-  NoFreeConductorWorkers: { status: 503, hint: 'The conductor is at its worker limit; retry shortly or raise conductor.workers.' },
-  ConductorUnavailable: { status: 503, hint: 'Start a conductor or wait for one to come back.' },
-  PowerStateFailure: { status: 500, hint: 'Check the BMC address and credentials, then retry.' },
-  DriverOperationError: { status: 500, hint: 'See the message; fix the cause at the hardware or driver level and retry.' },
-  ConfigInvalid: { status: 500, hint: 'Fix the configuration value named in the message and start again.' },
-  Internal: { status: 500, hint: 'This is a bug in Ingot; the server log has the details.' },
-} as const satisfies Record<string, { status: number; hint: string }>;
+import { ERRORS, type ErrorCode } from './error-codes.js';
+import { MESSAGES, type MessageId, type MessageText } from './messages/index.js';
 
-/** A stable error code from {@link ERRORS}. */
-export type ErrorCode = keyof typeof ERRORS;
+export { ERRORS, type ErrorCode, type ErrorSpec } from './error-codes.js';
+export type { MessageId } from './messages/index.js';
+
+/** The names a message text leaves open: `{name}` (a name is letters, digits and `_`). */
+type Placeholders<T extends string> = T extends `${string}{${infer P}}${infer Rest}`
+  ? (P extends `${infer _Head}{${string}` ? never : P) | Placeholders<Rest>
+  : never;
+
+/** A value that fills a placeholder (rendered with `String()`: format dates, lists and JSON before). */
+export type MessageValue = string | number | bigint | boolean;
+
+/** The values message text `T` needs, by name. */
+export type MessageValues<T extends string> = { readonly [K in Placeholders<T>]: MessageValue };
+
+/** What an error may carry besides its message. */
+export interface ErrorOptions {
+  cause?: unknown;
+}
+
+/** The arguments after the id: the values when the message needs some, then the options. */
+export type FailArgs<M extends MessageId> = [Placeholders<MessageText<M>>] extends [never]
+  ? [values?: Record<string, never>, options?: ErrorOptions]
+  : [values: MessageValues<MessageText<M>>, options?: ErrorOptions];
 
 /** The error every Ingot layer throws: a stable code, its HTTP status and a message for the operator. */
 export class IngotError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
 
-  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
+  constructor(code: ErrorCode, message: string, options?: ErrorOptions) {
     super(message, options);
     this.name = code;
     this.code = code;
@@ -74,9 +48,31 @@ export class IngotError extends Error {
   }
 }
 
-/** Shorthand: `throw fail('NodeNotFound', 'Node x could not be found.')`. */
-export function fail(code: ErrorCode, message: string, options?: { cause?: unknown }): IngotError {
-  return new IngotError(code, message, options);
+const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+/** The text of message `id` with `values` put in; a placeholder without a value stays as it is. */
+function render(text: string, values: Readonly<Record<string, MessageValue>> | undefined): string {
+  if (!values) return text;
+  return text.replace(PLACEHOLDER, (whole, name: string) => (Object.hasOwn(values, name) ? String(values[name]) : whole));
+}
+
+/** The code and rendered text of message `id` (for error classes that add fields of their own). */
+export function errorMessage<M extends MessageId>(id: M, ...[values]: FailArgs<M>): { code: ErrorCode; message: string } {
+  const spec = MESSAGES[id] as { code: ErrorCode; text: string };
+  return { code: spec.code, message: render(spec.text, values as Readonly<Record<string, MessageValue>> | undefined) };
+}
+
+/** The error of message `id` with `values`: `throw fail('NodeNotFound', { node: ident })`. */
+export function fail<M extends MessageId>(id: M, ...args: FailArgs<M>): IngotError;
+/**
+ * @deprecated A code and a sentence: being replaced by a message of `messages/` (the overload above).
+ */
+export function fail(code: ErrorCode, message: string, options?: ErrorOptions): IngotError;
+export function fail(id: string, second?: string | Readonly<Record<string, MessageValue>>, options?: ErrorOptions): IngotError {
+  if (typeof second === 'string') return new IngotError(id as ErrorCode, second, options);
+  const spec = (MESSAGES as Readonly<Record<string, { code: ErrorCode; text: string }>>)[id];
+  if (!spec || !Object.hasOwn(MESSAGES, id)) return new IngotError('Internal', `No error message "${id}".`, options);
+  return new IngotError(spec.code, render(spec.text, second), options);
 }
 
 /** The message of anything thrown, for `last_error` and logs. */

@@ -1,0 +1,89 @@
+/**
+ * Every error message of Ingot, by id: the code each is raised with and its text, in which `{name}` stands
+ * for a value the caller gives (Ironic's `_msg_fmt`, fastify's `createError`). A call site names the message
+ * and passes values, never a sentence — `fail('stepNotSupported', { kind, step, iface, impl })` — so the
+ * same error always reads the same. The codes whose message has one shape (NodeNotFound, NodeLocked, …)
+ * are messages under their own name, with the text of the code table; the others are grouped by the
+ * folder of `src/` that raises them, one file each. Imports only the code table.
+ */
+import { ERRORS, type ErrorCode } from '../error-codes.js';
+import { AGENT_MESSAGES } from './agent.js';
+import { API_MESSAGES } from './api.js';
+import { BMC_MESSAGES } from './bmc.js';
+import { BOOT_MESSAGES } from './boot.js';
+import { CLI_MESSAGES } from './cli.js';
+import { CONDUCTOR_MESSAGES } from './conductor.js';
+import { CONFIG_MESSAGES } from './config.js';
+import { DB_MESSAGES } from './db.js';
+import { DOMAIN_MESSAGES } from './domain.js';
+import { DRIVERS_MESSAGES } from './drivers.js';
+import { IMAGES_MESSAGES } from './images.js';
+import { INSPECTION_MESSAGES } from './inspection.js';
+import { LAB_MESSAGES } from './lab.js';
+import { MAIN_MESSAGES } from './main.js';
+import { PROTOCOL_MESSAGES } from './protocol.js';
+import { SHARED_MESSAGES } from './shared.js';
+import type { MessageSpec } from './table.js';
+
+export type { MessageSpec, MessageTable } from './table.js';
+
+/** The codes of the table that carry a message of their own. */
+type CodeWithMessage = { [C in ErrorCode]: (typeof ERRORS)[C] extends { message: string } ? C : never }[ErrorCode];
+
+/** The message of each such code, under the code's name. */
+type CodeMessages = { readonly [C in CodeWithMessage]: { readonly code: C; readonly text: (typeof ERRORS)[C] extends { message: infer T extends string } ? T : never } };
+
+function codeMessages(): CodeMessages {
+  const out: Record<string, MessageSpec> = {};
+  for (const [code, spec] of Object.entries(ERRORS) as [ErrorCode, { message?: string }][]) {
+    if (spec.message !== undefined) out[code] = { code, text: spec.message };
+  }
+  return out as CodeMessages;
+}
+
+/** The tables by the folder of `src/` that raises them (a test checks that no id is in two). */
+export const MESSAGE_TABLES = {
+  agent: AGENT_MESSAGES,
+  api: API_MESSAGES,
+  bmc: BMC_MESSAGES,
+  boot: BOOT_MESSAGES,
+  cli: CLI_MESSAGES,
+  conductor: CONDUCTOR_MESSAGES,
+  config: CONFIG_MESSAGES,
+  db: DB_MESSAGES,
+  domain: DOMAIN_MESSAGES,
+  drivers: DRIVERS_MESSAGES,
+  images: IMAGES_MESSAGES,
+  inspection: INSPECTION_MESSAGES,
+  lab: LAB_MESSAGES,
+  main: MAIN_MESSAGES,
+  protocol: PROTOCOL_MESSAGES,
+  shared: SHARED_MESSAGES,
+} as const;
+
+/** Every message by id. */
+export const MESSAGES = {
+  ...codeMessages(),
+  ...AGENT_MESSAGES,
+  ...API_MESSAGES,
+  ...BMC_MESSAGES,
+  ...BOOT_MESSAGES,
+  ...CLI_MESSAGES,
+  ...CONDUCTOR_MESSAGES,
+  ...CONFIG_MESSAGES,
+  ...DB_MESSAGES,
+  ...DOMAIN_MESSAGES,
+  ...DRIVERS_MESSAGES,
+  ...IMAGES_MESSAGES,
+  ...INSPECTION_MESSAGES,
+  ...LAB_MESSAGES,
+  ...MAIN_MESSAGES,
+  ...PROTOCOL_MESSAGES,
+  ...SHARED_MESSAGES,
+};
+
+/** The id of a message. */
+export type MessageId = keyof typeof MESSAGES;
+
+/** The text of message `M`. */
+export type MessageText<M extends MessageId> = (typeof MESSAGES)[M]['text'];
