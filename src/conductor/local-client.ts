@@ -22,7 +22,7 @@ import { doProvisionAction } from './flows/provision.js';
 import { checkNodeUpdate } from './node-update.js';
 import * as ports from './port-ops.js';
 import { Task, withTask } from './task.js';
-import { checkTrait, checkTraits, MAX_TRAITS } from './traits.js';
+import { limitTraits, MAX_TRAITS } from './traits.js';
 
 const CREATE_STATES = new Set<string>([S.ENROLL, S.AVAILABLE]);
 
@@ -195,14 +195,13 @@ export class LocalConductorClient implements ConductorClient {
 
   async setTraits(ident: string, traits: string[]): Promise<string[]> {
     return withTask(this.ctx, ident, {}, async (task) => {
-      const list = checkTraits(task.node.uuid, traits);
+      const list = limitTraits(task.node.uuid, traits);
       await this.ctx.store.nodes.setTraits(task.node.id, list);
       return list;
     });
   }
 
   async addTrait(ident: string, trait: string): Promise<void> {
-    checkTrait(trait);
     await withTask(this.ctx, ident, {}, async (task) => {
       const current = task.node.traits;
       if (current.includes(trait)) return;
