@@ -189,8 +189,7 @@ describe('drivers and the hash ring', () => {
 
   it('maps nodes to the conductor of their group', async () => {
     const n = await c.createNode({ driver: 'fake-hardware', name: 'h' });
-    expect(c.conductorFor(n)).toBe('test-conductor');
-    expect(c.conductorFor({ ...n, conductor_group: 'elsewhere' })).toBeNull();
-    expect(c.hostname).toBe('test-conductor');
+    expect(await c.conductorsFor([n, { ...n, conductor_group: 'elsewhere' }, n])).toEqual(['test-conductor', null, 'test-conductor']);
+    expect(await c.conductorsFor([])).toEqual([]);
   });
 });
