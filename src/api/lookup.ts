@@ -156,8 +156,9 @@ export async function nodeContext(
   const placed = new Map<string, NodeRingKey>();
   for (const n of nodes) placed.set(ringKey(n), { uuid: n.uuid, driver: n.driver, conductor_group: n.conductor_group });
   const keys = [...placed.keys()];
-  const hosts = await deps.conductor.conductorsFor([...placed.values()]);
-  const conductors = new Map(keys.map((k, i) => [k, hosts[i] ?? null]));
+  const hosts = keys.length === 0 ? [] : await deps.conductor.conductorsFor([...placed.values()]);
+  if (hosts.length !== keys.length) throw new Error(`the conductor placed ${hosts.length} of ${keys.length} nodes on the hash ring`);
+  const conductors = new Map(keys.map((k, i) => [k, hosts[i] as string | null]));
   return {
     base,
     minor,

@@ -212,6 +212,20 @@ describe('detailed node lists through the render cache', () => {
     expect(JSON.parse(body).nodes.map((n: { conductor: string }) => n.conductor)).toEqual(['moved-conductor', 'moved-conductor']);
   });
 
+  it('places a node moved to another conductor group between its two reads on its new conductor', async () => {
+    const [, moved] = await seed(2);
+    vi.spyOn(t.conductor, 'conductorsFor').mockImplementation(async (nodes) => nodes.map((n) => (n.conductor_group === 'rack2' ? 'rack2-conductor' : 'test-conductor')));
+    const listKeys = t.store.nodes.listKeys.bind(t.store.nodes);
+    vi.spyOn(t.store.nodes, 'listKeys').mockImplementationOnce(async (...args) => {
+      const keys = await listKeys(...args);
+      await t.store.nodes.update(moved!, { conductor_group: 'rack2' });
+      return keys;
+    });
+    const body = await list('/v1/nodes/detail', 87);
+    expect(JSON.parse(body).nodes.map((n: { conductor: string }) => n.conductor)).toEqual(['test-conductor', 'rack2-conductor']);
+    expect(body).toBe(await expected(87, 'h'));
+  });
+
   it('keeps microversions and base URLs apart', async () => {
     await seed(3);
     const getMany = vi.spyOn(t.store.nodes, 'getMany');
