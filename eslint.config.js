@@ -24,6 +24,15 @@ export const LAYERS = {
   main: Object.keys({ shared: 1, domain: 1, config: 1, protocol: 1, db: 1, drivers: 1, inspection: 1, images: 1, boot: 1, conductor: 1, api: 1, agent: 1, bmc: 1, cli: 1, lab: 1 }),
 };
 
+/**
+ * layer -> layer -> the only files (under src/, without extension) of that layer it may import. The API
+ * reaches the conductor through its contract alone, so that the contract can go on the wire between
+ * processes (`ingot api`, `ingot conductor`) without the API noticing.
+ */
+const ONLY_THROUGH = {
+  api: { conductor: ['conductor/client'] },
+};
+
 const SRC = path.resolve('src');
 
 function layerOf(file) {
@@ -33,16 +42,30 @@ function layerOf(file) {
 }
 
 const boundaries = {
-  meta: { type: 'problem', messages: { forbidden: "layer '{{from}}' may not import layer '{{to}}' (DESIGN.md §2)" } },
+  meta: {
+    type: 'problem',
+    messages: {
+      forbidden: "layer '{{from}}' may not import layer '{{to}}' (DESIGN.md §2)",
+      contract: "layer '{{from}}' may import of '{{to}}' only {{only}}: the rest is the {{to}}'s inside, which the {{from}} reaches through that contract alone, so it can run in another process (DESIGN.md §1)",
+    },
+  },
   create(context) {
     const from = layerOf(context.filename);
     if (!from || !(from in LAYERS)) return {};
     const check = (node) => {
       const spec = node.source?.value;
       if (typeof spec !== 'string' || !spec.startsWith('.')) return;
-      const to = layerOf(path.resolve(path.dirname(context.filename), spec));
-      if (to && to !== from && !LAYERS[from].includes(to)) {
+      const target = path.resolve(path.dirname(context.filename), spec);
+      const to = layerOf(target);
+      if (!to || to === from) return;
+      if (!LAYERS[from].includes(to)) {
         context.report({ node, messageId: 'forbidden', data: { from, to } });
+        return;
+      }
+      const only = ONLY_THROUGH[from]?.[to];
+      const file = path.relative(SRC, target).split(path.sep).join('/').replace(/\.(js|ts)$/, '');
+      if (only && !only.includes(file)) {
+        context.report({ node, messageId: 'contract', data: { from, to, only: only.map((f) => `${f}.ts`).join(', ') } });
       }
     };
     return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: check };

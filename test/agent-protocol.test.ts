@@ -5,9 +5,10 @@
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/api/app.js';
-import { faultString, testApiConfig } from '../src/api/test-support.js';
+import { faultString, testApiConfig } from '../src/api/app.test-support.js';
 import { createNodeIn, startTestConductor, waitForState, type TestConductor } from '../src/conductor/conductor.test-support.js';
 import { silentLogger } from '../src/shared/logger.js';
+import { overContract } from './support/contract.js';
 
 const V = { 'x-openstack-ironic-api-version': '1.72' };
 const MAC = '52:54:00:aa:00:01';
@@ -18,7 +19,7 @@ let uuid: string;
 
 beforeEach(async () => {
   t = await startTestConductor();
-  app = buildApp({ store: t.store, conductor: t.conductor.client, config: testApiConfig(), logger: silentLogger() });
+  app = buildApp({ store: t.store, conductor: overContract(t.conductor.client), config: testApiConfig(), logger: silentLogger() });
   await app.ready();
   const node = await createNodeIn(t, 'agent-0', 'manageable', { inspect_interface: 'agent' });
   await t.conductor.client.createPort({ node_id: node.id, address: MAC, pxe_enabled: true });

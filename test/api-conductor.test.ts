@@ -7,7 +7,8 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/api/app.js';
 import { startTestConductor, waitForState, type TestConductor } from '../src/conductor/conductor.test-support.js';
 import { silentLogger } from '../src/shared/logger.js';
-import { faultString, testApiConfig } from '../src/api/test-support.js';
+import { overContract } from './support/contract.js';
+import { faultString, testApiConfig } from '../src/api/app.test-support.js';
 
 const V = { 'x-openstack-ironic-api-version': '1.87' };
 const EXPECTED_CHANGES = [
@@ -21,7 +22,7 @@ describe('API + conductor', () => {
 
   async function start(config: Parameters<typeof startTestConductor>[0] = {}) {
     t = await startTestConductor(config);
-    app = buildApp({ store: t.store, conductor: t.conductor.client, config: testApiConfig(), logger: silentLogger() });
+    app = buildApp({ store: t.store, conductor: overContract(t.conductor.client), config: testApiConfig(), logger: silentLogger() });
     await app.ready();
   }
 

@@ -7,10 +7,11 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { profileInventory } from '../src/agent/hardware/simulated.js';
 import { buildInspectorApp } from '../src/api/legacy-inspector/app.js';
-import { testApiConfig } from '../src/api/test-support.js';
+import { testApiConfig } from '../src/api/app.test-support.js';
 import { simulatedProfile } from '../src/bmc/profiles.js';
 import { createNodeIn, startTestConductor, waitForNode, waitForState, type TestConductor } from '../src/conductor/conductor.test-support.js';
 import { silentLogger } from '../src/shared/logger.js';
+import { overContract } from './support/contract.js';
 
 interface Status {
   uuid: string;
@@ -27,7 +28,7 @@ let app: FastifyInstance;
 
 beforeEach(async () => {
   t = await startTestConductor();
-  app = buildInspectorApp({ store: t.store, conductor: t.conductor.client, config: testApiConfig(), logger: silentLogger() });
+  app = buildInspectorApp({ store: t.store, conductor: overContract(t.conductor.client), config: testApiConfig(), logger: silentLogger() });
   await app.ready();
 });
 afterEach(async () => {

@@ -1,9 +1,9 @@
 /**
  * Turning what a client sends for a node (a create body, or the fields a patch changed) into the
- * storage-level values the conductor takes, with Ironic's checks: version gating (406), names, UUIDs,
+ * values the conductor contract takes (`NodeCreate`, `NodeChanges`), with Ironic's checks: version gating (406), names, UUIDs,
  * boolean spellings, conductor groups, chassis.
  */
-import type { NodeChanges, NodeCreate } from '../db/store.js';
+import type { NodeChanges, NodeCreate } from '../conductor/client.js';
 import { NodeCreateBody, NodePatchedBody } from '../protocol/api/bodies.js';
 import { fail } from '../shared/errors.js';
 import type { ApiDeps } from './context.js';

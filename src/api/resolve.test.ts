@@ -11,7 +11,9 @@ import { toApiError, errorBody } from './errors.js';
 import { getNode, hadJsonSuffix, rewriteJsonSuffix, stripJsonSuffix } from './resolve.js';
 import { MIN_MINOR, parseVersion } from './microversion.js';
 import { portRoutes } from './routes/ports.js';
-import { FakeConductor, testApiConfig, version as V } from './test-support.js';
+import { overContract } from '../../test/support/contract.js';
+import { FakeConductor } from '../../test/support/fake-conductor.js';
+import { testApiConfig, version as V } from './app.test-support.js';
 
 describe('stripJsonSuffix (Ironic before 1.91)', () => {
   it.each([
@@ -66,7 +68,7 @@ describe('.json URLs end to end', () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'ingot-json-'));
     store = await openStore({ dataDir: dir });
-    deps = { store, conductor: new FakeConductor(store), config: testApiConfig(), logger: silentLogger() };
+    deps = { store, conductor: overContract(new FakeConductor(store)), config: testApiConfig(), logger: silentLogger() };
     app = Fastify({ rewriteUrl: rewriteJsonSuffix });
     app.decorateRequest('apiMinor', MIN_MINOR);
     app.addHook('onRequest', (req, _reply, done) => {

@@ -1,9 +1,10 @@
 /**
  * Resolving identifiers as Ironic does: a node by UUID or (from 1.5) by logical name, a port by UUID or
  * name, names checked against the allowed alphabet, the `.json` suffix older microversions strip from
- * URLs, and the per-request caches a collection needs (chassis UUIDs).
+ * URLs, and the per-request caches a collection needs (chassis UUIDs, conductors).
  */
 import type { IncomingHttpHeaders } from 'node:http';
+import type { NodeRingKey } from '../conductor/client.js';
 import type { Node, Port } from '../domain/node.js';
 import { fail, IngotError } from '../shared/errors.js';
 import { isUuid, normalizeUuid } from '../shared/ids.js';
@@ -129,12 +130,18 @@ export async function getNodeParam(deps: ApiDeps, field: string, ident: string, 
   }
 }
 
-/** Builds the serialization context for `nodes` (whole nodes or their keys), resolving their chassis UUIDs in one pass. */
+/** The key of a node's place on the hash ring (its conductor depends on these three fields alone). */
+const ringKey = (n: NodeRingKey): string => `${n.conductor_group}\u0000${n.driver}\u0000${n.uuid}`;
+
+/**
+ * Builds the serialization context for `nodes` (whole nodes or their keys), resolving their chassis UUIDs
+ * in one pass and their conductors in one call of the conductor.
+ */
 export async function nodeContext(
   deps: ApiDeps,
   base: string,
   minor: number,
-  nodes: readonly Pick<Node, 'chassis_id'>[],
+  nodes: readonly (Pick<Node, 'chassis_id'> & NodeRingKey)[],
 ): Promise<NodeContext> {
   const chassis = new Map<number, string | null>();
   for (const n of nodes) {
@@ -146,12 +153,21 @@ export async function nodeContext(
       }
     }
   }
-  const conductor = deps.conductor;
+  const placed = new Map<string, NodeRingKey>();
+  for (const n of nodes) placed.set(ringKey(n), { uuid: n.uuid, driver: n.driver, conductor_group: n.conductor_group });
+  const keys = [...placed.keys()];
+  const hosts = keys.length === 0 ? [] : await deps.conductor.conductorsFor([...placed.values()]);
+  if (hosts.length !== keys.length) throw new Error(`the conductor placed ${hosts.length} of ${keys.length} nodes on the hash ring`);
+  const conductors = new Map(keys.map((k, i) => [k, hosts[i] as string | null]));
   return {
     base,
     minor,
     chassisUuid: (n) => (n.chassis_id === null ? null : (chassis.get(n.chassis_id) ?? null)),
-    conductorFor: (n) => conductor.conductorFor(n),
+    conductorFor: (n) => {
+      const host = conductors.get(ringKey(n));
+      if (host === undefined) throw new Error(`node ${n.uuid} was not placed on the hash ring when its page was read`);
+      return host;
+    },
   };
 }
 

@@ -1,31 +1,48 @@
 /**
- * The one interface through which the API asks the conductor to act. The API reads the database
- * itself but never changes a node's state and never calls a driver: every change that needs the node
- * lock or a driver goes through here (in-process in `ingot serve`; over JSON-RPC between processes).
+ * The conductor contract: the one interface through which the API asks the conductor to act. The API
+ * reads the database itself but never changes a node's state and never calls a driver: every change that
+ * needs the node lock or a driver goes through here (in-process in `ingot serve`; over JSON-RPC between
+ * `ingot api` and `ingot conductor`).
+ *
+ * The contract is sealed: this file owns its request and answer types, built from the domain's records
+ * and the wire bodies of `protocol/` alone, and imports nothing of the conductor's insides, the drivers
+ * or the database (lint keeps the API from importing any other file of `conductor/`). Every call is
+ * plain data: its arguments and its answer are JSON values (no functions, Dates, Maps, class instances
+ * or `undefined` inside them; an optional argument or field is left out), and it fails with an
+ * `IngotError` (`shared/errors.ts`), whose code and message are all that cross a process boundary.
+ * `conductor/json-transport.ts` carries the calls as JSON and refuses anything that would not survive.
  *
  * Calls that start background work (power, provision, …) resolve once the work is accepted: the lock
  * was taken, the state checked and a worker started. They reject with IngotError: NodeLocked (409),
  * NoFreeConductorWorkers (503), InvalidStateRequested (400), …
  */
-import type { BootDevice, InterfaceName, JsonObject, Node, Port, Portgroup } from '../domain/node.js';
+import type { BootDevice, BootMode, InterfaceName, JsonObject, Node, Port, Portgroup, VmediaDeviceType } from '../domain/node.js';
 import type { ProvisionVerb } from '../domain/states.js';
 import type { HeartbeatRequest } from '../protocol/agent/lookup.js';
+import type { IMAGE_DOWNLOAD_SOURCES, VmediaAttachBody } from '../protocol/api/bodies.js';
 import type { RequestedStep } from '../protocol/api/steps.js';
-import type { NodeChanges, NodeCreate, PortChanges, PortCreate, PortgroupChanges, PortgroupCreate } from '../db/store.js';
-import type { BootMode, VirtualMediaInfo, VmediaDeviceType } from '../drivers/interfaces/management.js';
 
-export type { BootMode, VirtualMediaInfo, VmediaDeviceType } from '../drivers/interfaces/management.js';
+/** The fields of a new node: any of the record's own (not the id, stamps and version the store keeps), `driver` required. */
+export type NodeCreate = Partial<Omit<Node, 'id' | 'created_at' | 'updated_at' | 'version'>> & { driver: string };
+/** Changes to a node's fields; a field left out is left alone. */
+export type NodeChanges = Partial<Omit<Node, 'id' | 'uuid' | 'created_at' | 'updated_at' | 'version'>>;
+/** The fields of a new port: the address and the node's id required. */
+export type PortCreate = Partial<Omit<Port, 'id' | 'created_at' | 'updated_at'>> & { address: string; node_id: number };
+/** Changes to a port's fields; a field left out is left alone. */
+export type PortChanges = Partial<Omit<Port, 'id' | 'uuid' | 'created_at' | 'updated_at'>>;
+/** The fields of a new port group: the node's id required. */
+export type PortgroupCreate = Partial<Omit<Portgroup, 'id' | 'created_at' | 'updated_at'>> & { node_id: number };
+/** Changes to a port group's fields; a field left out is left alone. */
+export type PortgroupChanges = Partial<Omit<Portgroup, 'id' | 'uuid' | 'created_at' | 'updated_at'>>;
+
+/** What places a node on the hash ring of its conductors. */
+export type NodeRingKey = Pick<Node, 'uuid' | 'driver' | 'conductor_group'>;
 
 /** Where the BMC fetches an attached image from (`image_download_source` of `POST …/vmedia`). */
-export type ImageDownloadSource = 'http' | 'local' | 'swift';
+export type ImageDownloadSource = (typeof IMAGE_DOWNLOAD_SOURCES)[number];
 
-/** `POST /v1/nodes/{node}/vmedia` (1.89). */
-export interface VirtualMediaAttach {
-  device_type: VmediaDeviceType;
-  image_url: string;
-  /** Ironic's default is `local`. */
-  image_download_source: ImageDownloadSource;
-}
+/** `POST /v1/nodes/{node}/vmedia` (1.89) as the API checked it, with Ironic's default source (`local`) filled in. */
+export type VirtualMediaAttach = Required<VmediaAttachBody>;
 
 /** What the agent lookup answers (`GET /v1/lookup`). */
 export interface AgentLookup {
@@ -35,6 +52,7 @@ export interface AgentLookup {
   heartbeatTimeoutS: number;
 }
 
+/** A power state change `PUT …/states/power` may ask for. */
 export type PowerTarget = 'power on' | 'power off' | 'rebooting' | 'soft power off' | 'soft rebooting';
 
 /**
@@ -50,6 +68,18 @@ export interface ProvisionOptions {
   /** Given (and not blank) for `rescue`. */
   rescue_password?: string;
   disable_ramdisk?: boolean;
+}
+
+/**
+ * One virtual media device of the machine as `GET /v1/nodes/{node}/vmedia` (1.93) lists it: Ironic's
+ * redfish `get_vmedia` keys, with the Redfish MediaTypes (`CD`, `DVD`, `Floppy`, `USBStick`, …).
+ */
+export interface VirtualMediaInfo {
+  media_types: string[];
+  /** Whether media is inserted; null when the BMC does not say. */
+  inserted: boolean | null;
+  /** URL of the inserted image; null when none. */
+  image: string | null;
 }
 
 /** Result of `validate` for one interface: `result` null means the interface is not applicable. */
@@ -77,9 +107,6 @@ export interface ConsoleState {
 }
 
 export interface ConductorClient {
-  /** Hostname of the conductor answering (for `X-Ingot-Conductor` style diagnostics). */
-  readonly hostname: string;
-
   createNode(values: NodeCreate): Promise<Node>;
   /** Applies field changes under the node lock, enforcing which fields may change in which states. */
   updateNode(ident: string, changes: NodeChanges): Promise<Node>;
@@ -155,6 +182,9 @@ export interface ConductorClient {
   getDriver(name: string): Promise<DriverInfo>;
   /** `driver_info` keys documented by the driver's default interfaces: key -> description. */
   driverProperties(name: string): Promise<Record<string, string>>;
-  /** The conductor that manages `node` (by the hash ring), or null when no conductor is alive. */
-  conductorFor(node: Pick<Node, 'uuid' | 'driver' | 'conductor_group'>): string | null;
+  /**
+   * The conductor that manages each node (by the hash ring of its driver and conductor group), in the
+   * order given; null for a node no live conductor serves. One call for a whole page of nodes.
+   */
+  conductorsFor(nodes: readonly NodeRingKey[]): Promise<Array<string | null>>;
 }

@@ -40,7 +40,7 @@ export interface ConductorContext {
 
 /**
  * Hash rings per conductor group and hardware type, rebuilt from the conductors table on start and at
- * every heartbeat (`conductorFor` must answer synchronously).
+ * every heartbeat, so that `conductorsFor` answers a page of nodes from memory.
  */
 export class RingCache {
   private rings = new Map<string, HashRing>();

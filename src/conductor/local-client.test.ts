@@ -121,15 +121,13 @@ describe('driver operations', () => {
 });
 
 describe('traits', () => {
-  it('sets, adds and removes with validation and the 50 limit', async () => {
+  it('sets, adds and removes, with the 50 limit (the API checks the names)', async () => {
     await c.createNode({ driver: 'fake-hardware', name: 'tr' });
     expect(await c.setTraits('tr', ['CUSTOM_GPU', 'HW_CPU_X86_AVX2', 'CUSTOM_GPU'])).toEqual(['CUSTOM_GPU', 'HW_CPU_X86_AVX2']);
     await c.addTrait('tr', 'CUSTOM_FAST');
     expect((await t.store.nodes.get('tr')).traits.sort()).toEqual(['CUSTOM_FAST', 'CUSTOM_GPU', 'HW_CPU_X86_AVX2']);
     await c.removeTrait('tr', 'CUSTOM_GPU');
     await expect(c.removeTrait('tr', 'CUSTOM_GPU')).rejects.toMatchObject({ code: 'TraitNotFound', status: 404 });
-    await expect(c.addTrait('tr', 'custom_lower')).rejects.toMatchObject({ code: 'InvalidParameterValue' });
-    await expect(c.addTrait('tr', `CUSTOM_${'X'.repeat(250)}`)).rejects.toMatchObject({ code: 'InvalidParameterValue' });
     const fifty = Array.from({ length: 50 }, (_, i) => `CUSTOM_T${i}`);
     await c.setTraits('tr', fifty);
     await expect(c.addTrait('tr', 'CUSTOM_ONE_MORE')).rejects.toMatchObject({ code: 'InvalidParameterValue' });
@@ -191,8 +189,7 @@ describe('drivers and the hash ring', () => {
 
   it('maps nodes to the conductor of their group', async () => {
     const n = await c.createNode({ driver: 'fake-hardware', name: 'h' });
-    expect(c.conductorFor(n)).toBe('test-conductor');
-    expect(c.conductorFor({ ...n, conductor_group: 'elsewhere' })).toBeNull();
-    expect(c.hostname).toBe('test-conductor');
+    expect(await c.conductorsFor([n, { ...n, conductor_group: 'elsewhere' }, n])).toEqual(['test-conductor', null, 'test-conductor']);
+    expect(await c.conductorsFor([])).toEqual([]);
   });
 });

@@ -1,17 +1,20 @@
 /**
  * The in-process {@link ConductorClient}: what `ingot serve` hands to the API. Every change runs in a
- * conductor task (exclusive lock unless only reading); slow work runs in the worker pool.
+ * conductor task (exclusive lock unless only reading); slow work runs in the worker pool. The contract's
+ * request and answer types are those of the store and the drivers field for field, so they pass through
+ * as they are (the compiler checks that they still agree).
  */
-import type { NodeChanges, NodeCreate, PortChanges, PortCreate, PortgroupChanges, PortgroupCreate } from '../db/store.js';
-import { INTERFACES, type BootDevice, type InterfaceName, type JsonObject, type Node, type Port, type Portgroup } from '../domain/node.js';
+import {
+  INTERFACES, type BootDevice, type BootMode, type InterfaceName, type JsonObject, type Node, type Port, type Portgroup, type VmediaDeviceType,
+} from '../domain/node.js';
 import { DELETE_ALLOWED_STATES, S, type ProvisionVerb } from '../domain/states.js';
 import type { DriverInterface } from '../drivers/interfaces/base.js';
 import type { HeartbeatRequest } from '../protocol/agent/lookup.js';
 import { isoTime } from '../shared/clock.js';
 import { fail, messageOf } from '../shared/errors.js';
 import type {
-  AgentLookup, BootDeviceState, BootMode, ConductorClient, ConsoleState, DriverInfo, InterfaceValidation, PowerTarget, ProvisionOptions,
-  VirtualMediaAttach, VirtualMediaInfo, VmediaDeviceType,
+  AgentLookup, BootDeviceState, ConductorClient, ConsoleState, DriverInfo, InterfaceValidation, NodeChanges, NodeCreate, NodeRingKey, PortChanges,
+  PortCreate, PortgroupChanges, PortgroupCreate, PowerTarget, ProvisionOptions, VirtualMediaAttach, VirtualMediaInfo,
 } from './client.js';
 import type { ConductorContext } from './context.js';
 import { agentHeartbeat, lookupAgentNode } from './agent-callbacks.js';
@@ -22,16 +25,12 @@ import { doProvisionAction } from './flows/provision.js';
 import { checkNodeUpdate } from './node-update.js';
 import * as ports from './port-ops.js';
 import { Task, withTask } from './task.js';
-import { checkTrait, checkTraits, MAX_TRAITS } from './traits.js';
+import { limitTraits, MAX_TRAITS } from './traits.js';
 
 const CREATE_STATES = new Set<string>([S.ENROLL, S.AVAILABLE]);
 
 export class LocalConductorClient implements ConductorClient {
   constructor(private readonly ctx: ConductorContext) {}
-
-  get hostname(): string {
-    return this.ctx.hostname;
-  }
 
   async createNode(values: NodeCreate): Promise<Node> {
     const group = values.conductor_group ?? '';
@@ -195,14 +194,13 @@ export class LocalConductorClient implements ConductorClient {
 
   async setTraits(ident: string, traits: string[]): Promise<string[]> {
     return withTask(this.ctx, ident, {}, async (task) => {
-      const list = checkTraits(task.node.uuid, traits);
+      const list = limitTraits(task.node.uuid, traits);
       await this.ctx.store.nodes.setTraits(task.node.id, list);
       return list;
     });
   }
 
   async addTrait(ident: string, trait: string): Promise<void> {
-    checkTrait(trait);
     await withTask(this.ctx, ident, {}, async (task) => {
       const current = task.node.traits;
       if (current.includes(trait)) return;
@@ -276,7 +274,7 @@ export class LocalConductorClient implements ConductorClient {
     return this.ctx.registry.properties(name);
   }
 
-  conductorFor(node: Pick<Node, 'uuid' | 'driver' | 'conductor_group'>): string | null {
-    return this.ctx.rings.hostFor(node);
+  async conductorsFor(nodes: readonly NodeRingKey[]): Promise<Array<string | null>> {
+    return nodes.map((n) => this.ctx.rings.hostFor(n));
   }
 }

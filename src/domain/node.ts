@@ -18,6 +18,19 @@ export type InterfaceName = (typeof INTERFACES)[number];
 export type PowerState = 'power on' | 'power off' | 'rebooting' | 'soft power off' | 'soft rebooting' | 'error';
 export type BootDevice = 'pxe' | 'disk' | 'cdrom' | 'bios' | 'safe' | 'wanboot' | 'floppy';
 
+/** Boot modes as Ironic names them (`ironic.common.boot_modes`): UEFI or legacy BIOS. */
+export type BootMode = 'uefi' | 'bios';
+/** Every boot mode Ingot knows. */
+export const BOOT_MODES: readonly BootMode[] = ['bios', 'uefi'];
+
+/**
+ * Virtual media device types as Ironic names them (`boot_devices.VMEDIA_DEVICES`): a USB stick (`disk`),
+ * a CD/DVD (`cdrom`) or a floppy.
+ */
+export type VmediaDeviceType = 'disk' | 'cdrom' | 'floppy';
+/** Every virtual media device type, in Ironic's order (its error messages list them so). */
+export const VMEDIA_DEVICE_TYPES: readonly VmediaDeviceType[] = ['disk', 'cdrom', 'floppy'];
+
 export interface Node {
   id: number;
   uuid: string;

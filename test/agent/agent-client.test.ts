@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DeployAgent } from '../../src/agent/deploy-agent.js';
 import { startSimulatedDeployAgent } from '../../src/agent/simulation.js';
 import { buildApp } from '../../src/api/app.js';
-import { testApiConfig } from '../../src/api/test-support.js';
+import { testApiConfig } from '../../src/api/app.test-support.js';
 import { simulatedProfile } from '../../src/bmc/profiles.js';
 import { createNodeIn, startTestConductor, waitForNode, waitForState, type TestConductor } from '../../src/conductor/conductor.test-support.js';
 import type { Node } from '../../src/domain/node.js';

@@ -20,7 +20,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSimulatedInspection } from '../../src/agent/simulation.js';
 import { buildApp } from '../../src/api/app.js';
-import { testApiConfig } from '../../src/api/test-support.js';
+import { testApiConfig } from '../../src/api/app.test-support.js';
 import { simulatedProfile } from '../../src/bmc/profiles.js';
 import { createConductor, type Conductor } from '../../src/conductor/conductor.js';
 import { openStore } from '../../src/db/open-store.js';

@@ -7,7 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/api/app.js';
-import { testApiConfig } from '../../src/api/test-support.js';
+import { testApiConfig } from '../../src/api/app.test-support.js';
 import { simulatedProfile } from '../../src/bmc/profiles.js';
 import { startRedfishEmulator, type RunningRedfishEmulator } from '../../src/bmc/redfish/emulator.js';
 import { simulatedMachine } from '../../src/bmc/simulated.js';

@@ -6,7 +6,7 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/api/app.js';
-import { testApiConfig } from '../../src/api/test-support.js';
+import { testApiConfig } from '../../src/api/app.test-support.js';
 import type { ConductorConfig } from '../../src/config/conductor.js';
 import { startTestConductor, type TestConductor } from '../../src/conductor/conductor.test-support.js';
 import { silentLogger } from '../../src/shared/logger.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApi, faultString, version, type TestApi } from '../test-support.js';
+import { createTestApi, faultString, version, type TestApi } from '../app.test-support.js';
 
 let t: TestApi;
 beforeAll(async () => {

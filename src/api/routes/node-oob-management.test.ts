@@ -1,6 +1,6 @@
 /** `PUT …/management/inject_nmi`, `…/states/boot_mode` and `…/states/secure_boot` through app.inject with the FakeConductor. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApi, faultString as fault, LATEST, version as V, type TestApi } from '../test-support.js';
+import { createTestApi, faultString as fault, LATEST, version as V, type TestApi } from '../app.test-support.js';
 
 let t: TestApi;
 beforeAll(async () => {

@@ -5,7 +5,7 @@
  * `NodeStatesController.boot_mode` / `secure_boot`; the node-state checks are the conductor's.
  */
 import type { FastifyInstance } from 'fastify';
-import type { BootMode } from '../../conductor/client.js';
+import { BOOT_MODES, type BootMode } from '../../domain/node.js';
 import { BootModeBody, InjectNmiBody, SecureBootBody } from '../../protocol/api/bodies.js';
 import { fail } from '../../shared/errors.js';
 import type { ApiDeps } from '../context.js';
@@ -21,9 +21,6 @@ type IdParams = { Params: { node: string } };
 const NMI_MINOR = 29;
 /** Microversion that added `…/states/boot_mode` and `…/states/secure_boot`. */
 const BOOT_MODE_MINOR = 76;
-/** Boot modes in the order Ironic lists them (`ALLOWED_TARGET_BOOT_MODES`). */
-const BOOT_MODES: readonly BootMode[] = ['bios', 'uefi'];
-
 const isBootMode = (m: string): m is BootMode => (BOOT_MODES as readonly string[]).includes(m);
 
 /** 404 for a URL newer than the request's version, worded as Ironic's boot mode endpoints. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApi, faultString as fault, LATEST, version as V, type TestApi } from '../test-support.js';
+import { createTestApi, faultString as fault, LATEST, version as V, type TestApi } from '../app.test-support.js';
 
 let t: TestApi;
 beforeAll(async () => {
@@ -140,6 +140,12 @@ describe('traits', () => {
     expect((await t.app.inject({ method: 'DELETE', url: `${url}/CUSTOM_Z`, headers: LATEST })).statusCode).toBe(404);
     const bad = await t.app.inject({ method: 'PUT', url: `${url}/lower_case`, headers: LATEST });
     expect(bad.statusCode).toBe(400);
+    expect(fault(bad.body)).toMatch(/^Invalid trait "lower_case"/);
+    const long = `CUSTOM_${'X'.repeat(250)}`;
+    expect((await t.app.inject({ method: 'PUT', url, headers: LATEST, payload: { traits: [long] } })).statusCode).toBe(400);
+    const badList = await t.app.inject({ method: 'PUT', url, headers: LATEST, payload: { traits: ['CUSTOM_OK', 'custom_lower'] } });
+    expect(badList.statusCode).toBe(400);
+    expect(fault(badList.body)).toMatch(/^Invalid trait "custom_lower"/);
     expect((await t.app.inject({ method: 'DELETE', url, headers: LATEST })).statusCode).toBe(204);
     expect((await t.app.inject({ url, headers: LATEST })).json()).toEqual({ traits: [] });
   });

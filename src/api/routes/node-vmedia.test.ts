@@ -4,27 +4,22 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startApiOnConductor, waitForNode, type ApiOnConductor, type TestConductor } from '../../../test/support/api-on-conductor.js';
 import type { Node } from '../../domain/node.js';
-import { startTestConductor, waitForNode, type TestConductor } from '../../conductor/conductor.test-support.js';
-import { silentLogger } from '../../shared/logger.js';
-import { buildApp } from '../app.js';
-import { faultString as fault, LATEST, testApiConfig, version as V } from '../test-support.js';
+import { faultString as fault, LATEST, version as V } from '../app.test-support.js';
 import { checkAttachBody, parseDeviceTypes } from './node-vmedia.js';
 
+let api: ApiOnConductor;
 let t: TestConductor;
 let app: FastifyInstance;
 
-async function start(config: Parameters<typeof startTestConductor>[0] = {}) {
-  t = await startTestConductor({ enabled_hardware_types: ['fake-hardware', 'manual-management'], ...config });
-  app = buildApp({ store: t.store, conductor: t.conductor.client, config: testApiConfig(), logger: silentLogger() });
-  await app.ready();
+async function start(config: Parameters<typeof startApiOnConductor>[0] = {}) {
+  api = await startApiOnConductor({ enabled_hardware_types: ['fake-hardware', 'manual-management'], ...config });
+  ({ t, app } = api);
 }
 
 beforeEach(async () => start());
-afterEach(async () => {
-  await app?.close();
-  await t?.close();
-});
+afterEach(async () => api?.close());
 
 const ISO = 'http://10.0.0.1/images/config.iso';
 
@@ -157,8 +152,7 @@ describe('POST /v1/nodes/{node}/vmedia', () => {
 
 describe('POST …/vmedia with a full worker pool', () => {
   it('answers 503 and changes nothing', async () => {
-    await app.close();
-    await t.close();
+    await api.close();
     await start({ workers: 1 });
     await node('slow', 'fake-hardware', { driver_info: { fake_management_delay: 1 } });
     const other = await node('other');

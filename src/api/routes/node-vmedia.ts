@@ -6,7 +6,8 @@
  * VMEDIA_SUPPORTED_URL_SCHEMES`): before 1.89 the whole URL is not found, `GET` before 1.93 too.
  */
 import type { FastifyInstance } from 'fastify';
-import type { VirtualMediaAttach, VmediaDeviceType } from '../../conductor/client.js';
+import type { VirtualMediaAttach } from '../../conductor/client.js';
+import type { VmediaDeviceType } from '../../domain/node.js';
 import { VMEDIA_DEVICE_TYPES, VmediaAttachBody } from '../../protocol/api/bodies.js';
 import { checkSchema, shortSchemaMessage } from '../../protocol/json-schema-errors.js';
 import { fail } from '../../shared/errors.js';

@@ -4,14 +4,14 @@ import { silentLogger } from '../../shared/logger.js';
 import { buildApp } from '../app.js';
 import { nodeContext } from '../resolve.js';
 import { nodePageJson, planNode } from '../serialize/node.js';
-import { createTestApi, testApiConfig, version, type TestApi } from '../test-support.js';
+import { createTestApi, testApiConfig, version, type TestApi } from '../app.test-support.js';
 
 let t: TestApi;
 /** The same store and conductor served without the render cache. */
 let plain: FastifyInstance;
 beforeAll(async () => {
   t = await createTestApi();
-  plain = buildApp({ store: t.store, conductor: t.conductor, config: testApiConfig({ node_render_cache_chars: 0 }), logger: silentLogger() });
+  plain = buildApp({ store: t.store, conductor: t.client, config: testApiConfig({ node_render_cache_chars: 0 }), logger: silentLogger() });
   await plain.ready();
 });
 afterAll(async () => {
@@ -41,7 +41,7 @@ async function seed(count: number, chassisId?: number): Promise<string[]> {
 /** The page as the serializer renders it from nodes read now, for `minor`, `host` and the list options. */
 async function expected(minor: number, host: string, opts: { limit?: number; next?: string; marker?: string } = {}): Promise<string> {
   const nodes = await t.store.nodes.list({}, { limit: opts.limit ?? 0, marker: opts.marker });
-  const ctx = await nodeContext({ store: t.store, conductor: t.conductor } as never, `http://${host}`, minor, nodes);
+  const ctx = await nodeContext({ store: t.store, conductor: t.client } as never, `http://${host}`, minor, nodes);
   return [...nodePageJson(nodes, planNode(minor, undefined), ctx, opts.next)].join('');
 }
 
@@ -206,10 +206,24 @@ describe('detailed node lists through the render cache', () => {
     await seed(2);
     await list('/v1/nodes/detail', 87);
     await list('/v1/nodes/detail', 87);
-    vi.spyOn(t.conductor, 'conductorFor').mockReturnValue('moved-conductor');
+    vi.spyOn(t.conductor, 'conductorsFor').mockImplementation(async (nodes) => nodes.map(() => 'moved-conductor'));
     const body = await list('/v1/nodes/detail', 87);
     expect(body).toBe(await expected(87, 'h'));
     expect(JSON.parse(body).nodes.map((n: { conductor: string }) => n.conductor)).toEqual(['moved-conductor', 'moved-conductor']);
+  });
+
+  it('places a node moved to another conductor group between its two reads on its new conductor', async () => {
+    const [, moved] = await seed(2);
+    vi.spyOn(t.conductor, 'conductorsFor').mockImplementation(async (nodes) => nodes.map((n) => (n.conductor_group === 'rack2' ? 'rack2-conductor' : 'test-conductor')));
+    const listKeys = t.store.nodes.listKeys.bind(t.store.nodes);
+    vi.spyOn(t.store.nodes, 'listKeys').mockImplementationOnce(async (...args) => {
+      const keys = await listKeys(...args);
+      await t.store.nodes.update(moved!, { conductor_group: 'rack2' });
+      return keys;
+    });
+    const body = await list('/v1/nodes/detail', 87);
+    expect(JSON.parse(body).nodes.map((n: { conductor: string }) => n.conductor)).toEqual(['test-conductor', 'rack2-conductor']);
+    expect(body).toBe(await expected(87, 'h'));
   });
 
   it('keeps microversions and base URLs apart', async () => {
@@ -239,7 +253,7 @@ describe('detailed node lists through the render cache', () => {
       const res = async () => (await small.app.inject({ url: '/v1/nodes/detail', headers: { ...version('1.87'), host: 'h' } })).body;
       const first = await res();
       const nodes = await small.store.nodes.list({}, { limit: 0 });
-      const ctx = await nodeContext({ store: small.store, conductor: small.conductor } as never, 'http://h', 87, nodes);
+      const ctx = await nodeContext({ store: small.store, conductor: small.client } as never, 'http://h', 87, nodes);
       const want = [...nodePageJson(nodes, planNode(87, undefined), ctx, undefined)].join('');
       expect(first).toBe(want);
       expect(JSON.parse(first).nodes[0].extra.pad).toHaveLength(600);

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import type { Node } from '../../domain/node.js';
 import { nodeContext } from '../resolve.js';
 import { NODE_PAGE_PIECE_CHARS, nodeJsonRenderer, nodePageJson, nodeTextPageJson, planNode, serializeNodes } from '../serialize/node.js';
-import { createTestApi, LATEST, type TestApi } from '../test-support.js';
+import { createTestApi, LATEST, type TestApi } from '../app.test-support.js';
 
 let t: TestApi;
 beforeAll(async () => {
@@ -36,7 +36,7 @@ describe('nodePageJson', () => {
     await seed(5);
     const all = await t.store.nodes.list({}, { limit: 0 });
     for (const minor of [1, 42, 87]) {
-      const ctx = await nodeContext({ store: t.store, conductor: t.conductor } as never, 'http://h', minor, all);
+      const ctx = await nodeContext({ store: t.store, conductor: t.client } as never, 'http://h', minor, all);
       for (const plan of [planNode(minor, undefined), planNode(minor, ['uuid', 'provision_state'])]) {
         for (const count of [0, 1, 5]) {
           for (const next of [undefined, 'http://h/v1/nodes?limit=2&marker=x"y']) {
@@ -62,7 +62,7 @@ describe('nodePageJson', () => {
     await seed(5);
     const all = await t.store.nodes.list({}, { limit: 0 });
     const minor = 87;
-    const ctx = await nodeContext({ store: t.store, conductor: t.conductor } as never, 'http://h', minor, all);
+    const ctx = await nodeContext({ store: t.store, conductor: t.client } as never, 'http://h', minor, all);
     const plan = planNode(minor, undefined);
     const render = nodeJsonRenderer(plan, minor);
     for (const count of [0, 1, 5]) {
@@ -82,7 +82,7 @@ describe('nodePageJson', () => {
   it('empties the page it is given as it renders', async () => {
     await seed(3);
     const nodes: Node[] = await t.store.nodes.list({}, { limit: 0 });
-    const ctx = await nodeContext({ store: t.store, conductor: t.conductor } as never, 'http://h', 87, nodes);
+    const ctx = await nodeContext({ store: t.store, conductor: t.client } as never, 'http://h', 87, nodes);
     const gen = nodePageJson(nodes, planNode(87, undefined), ctx, undefined, 2);
     gen.next();
     expect(nodes).toHaveLength(1);
@@ -136,12 +136,10 @@ describe('streamed node lists', () => {
       expect(typeof envelope(storeFails.body).faultstring).toBe('string');
     }
 
-    vi.spyOn(t.conductor, 'conductorFor').mockImplementation(() => {
-      throw new Error('render failed');
-    });
-    const renderFails = await t.app.inject({ url: '/v1/nodes?detail=True', headers: LATEST });
-    expect(renderFails.statusCode).toBe(500);
-    expect(renderFails.headers['content-type']).toMatch(/^application\/json/);
-    expect(typeof envelope(renderFails.body).faultstring).toBe('string');
+    vi.spyOn(t.conductor, 'conductorsFor').mockRejectedValueOnce(new Error('conductor gone'));
+    const conductorFails = await t.app.inject({ url: '/v1/nodes?detail=True', headers: LATEST });
+    expect(conductorFails.statusCode).toBe(500);
+    expect(conductorFails.headers['content-type']).toMatch(/^application\/json/);
+    expect(envelope(conductorFails.body).faultstring).toBe('Internal server error; see the server log.');
   });
 });

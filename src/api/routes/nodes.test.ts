@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApi, faultString as fault, LATEST, version as V, type TestApi } from '../test-support.js';
+import { createTestApi, faultString as fault, LATEST, version as V, type TestApi } from '../app.test-support.js';
 
 let t: TestApi;
 beforeAll(async () => {

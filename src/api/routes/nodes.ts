@@ -155,8 +155,8 @@ async function nodePage(deps: ApiDeps, r: ListRequest): Promise<NodePage> {
   let nodes: Node[] = r.empty ? [] : await deps.store.nodes.list(r.filter, r.page);
   const fetched = nodes.length;
   const lastUuid = nodes[nodes.length - 1]?.uuid;
-  if (r.conductor !== undefined) nodes = nodes.filter((n) => deps.conductor.conductorFor(n) === r.conductor);
   const ctx = await nodeContext(deps, r.base, r.minor, nodes);
+  if (r.conductor !== undefined) nodes = nodes.filter((n) => ctx.conductorFor(n) === r.conductor);
   const next = nextLink(r.base, r.resource, fetched, r.page.limit, lastUuid, r.query);
   return next === undefined ? { nodes, plan: r.plan, ctx } : { nodes, plan: r.plan, ctx, next };
 }
@@ -207,9 +207,9 @@ async function cachedNodePage(deps: ApiDeps, cache: NodeRenderCache, r: ListRequ
         for (const n of await deps.store.nodes.getMany(ids)) {
           read.set(n.id, n);
           const k = keys[at.get(n.id) as number] as NodeKey;
-          // Written between the two reads: not kept this time; onto another chassis: resolve it too.
+          // Written between the two reads: not kept this time; onto another chassis or ring: resolve it too.
           if (n.version !== k.version) keepNext[at.get(n.id) as number] = 0;
-          if (n.chassis_id !== k.chassis_id) moved = true;
+          if (n.chassis_id !== k.chassis_id || n.driver !== k.driver || n.conductor_group !== k.conductor_group) moved = true;
         }
         if (moved) ctx = await nodeContext(deps, r.base, r.minor, [...keys, ...read.values()]);
       }

@@ -3,7 +3,8 @@
  * `/v1/portgroups/{pg}/ports` and `/v1/nodes/{node}/portgroups` (1.24).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { PortgroupChanges, PortgroupCreate, PortgroupFilter } from '../../db/store.js';
+import type { PortgroupChanges, PortgroupCreate } from '../../conductor/client.js';
+import type { PortgroupFilter } from '../../db/store.js';
 import { PortgroupCreateBody } from '../../protocol/api/bodies.js';
 import { fail } from '../../shared/errors.js';
 import type { ApiDeps } from '../context.js';

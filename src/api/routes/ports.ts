@@ -5,7 +5,8 @@
  * (`node_uuid`) or, from 1.94, by UUID or name (`node_ident`).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { PortChanges, PortCreate, PortFilter } from '../../db/store.js';
+import type { PortChanges, PortCreate } from '../../conductor/client.js';
+import type { PortFilter } from '../../db/store.js';
 import { fail, IngotError } from '../../shared/errors.js';
 import { isUuid, normalizeUuid } from '../../shared/ids.js';
 import type { ApiDeps } from '../context.js';

@@ -7,13 +7,14 @@ import type { JsonObject } from '../../domain/node.js';
 import { S, transition, VERBS, type ProvisionEvent, type ProvisionState, type ProvisionVerb } from '../../domain/states.js';
 import type { DriverInterface } from '../../drivers/interfaces/base.js';
 import { fail, IngotError, messageOf } from '../../shared/errors.js';
+import type { RequestedStep } from '../../protocol/api/steps.js';
 import type { ProvisionOptions } from '../client.js';
 import type { ConductorContext } from '../context.js';
 import { Task } from '../task.js';
 import { abortAction, unholdAction } from './abort-unhold.js';
 import * as phase from './phases.js';
 import { startFlow } from './run.js';
-import { checkStepsAvailable, parseSteps, type Step } from './steps.js';
+import { checkStepsAvailable, requestedSteps, type Step } from './steps.js';
 
 /** Transitions of the table the conductor makes itself, never on request. */
 const INTERNAL_ONLY: ReadonlyArray<[ProvisionState, ProvisionEvent]> = [[S.CLEANING, 'manage']];
@@ -55,6 +56,15 @@ async function validateAll(task: Task, what: string, ifaces: Array<keyof Task['d
   }
 }
 
+/**
+ * The steps a manual clean or a service runs. The API always sends them (and has checked them); a caller
+ * of the contract that leaves them out is refused rather than given an empty flow.
+ */
+function stepsOf(steps: RequestedStep[] | undefined, verb: 'clean' | 'service'): RequestedStep[] {
+  if (steps === undefined) throw fail('InvalidParameterValue', `The ${verb} action needs its ${verb}_steps.`);
+  return steps;
+}
+
 type Slow = (signal: AbortSignal) => Promise<void>;
 
 /**
@@ -80,7 +90,7 @@ async function begin(task: Task, verb: ProvisionVerb, options: ProvisionOptions)
       await task.process('provide', { lastError: null });
       return (signal) => phase.clean(task, signal, null);
     case 'clean': {
-      const steps = parseSteps('clean', options.clean_steps);
+      const steps = requestedSteps(stepsOf(options.clean_steps, 'clean'));
       checkStepsAvailable(task, 'clean', steps);
       await validateAll(task, 'power and management interfaces', ['power', 'management']);
       await task.process('clean', { lastError: null, target: S.MANAGEABLE });
@@ -89,11 +99,11 @@ async function begin(task: Task, verb: ProvisionVerb, options: ProvisionOptions)
     case 'active':
     case 'deploy':
     case 'rebuild': {
-      const steps: Step[] = options.deploy_steps === undefined ? [] : parseSteps('deploy', options.deploy_steps);
+      const steps: Step[] = requestedSteps(options.deploy_steps ?? []);
       checkStepsAvailable(task, 'deploy', steps);
       await validateAll(task, 'deploy or power info', ['power', 'deploy', 'boot', 'network', 'storage']);
       const info: JsonObject = { ...node.instance_info };
-      if (options.configdrive !== undefined && options.configdrive !== null) info['configdrive'] = options.configdrive as JsonObject;
+      if (options.configdrive !== undefined) info['configdrive'] = options.configdrive;
       task.set({ instance_info: info });
       await task.process(event, { lastError: null });
       return (signal) => phase.deploy(task, signal, steps);
@@ -119,7 +129,7 @@ async function begin(task: Task, verb: ProvisionVerb, options: ProvisionOptions)
       await task.process('unrescue', { lastError: null });
       return (signal) => phase.unrescue(task, signal);
     case 'service': {
-      const steps = parseSteps('service', options.service_steps);
+      const steps = requestedSteps(stepsOf(options.service_steps, 'service'));
       checkStepsAvailable(task, 'service', steps);
       await task.process('service', { lastError: null });
       return (signal) => phase.service(task, signal, steps);

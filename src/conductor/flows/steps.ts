@@ -9,8 +9,9 @@
  * driver_internal_info so a waiting or held flow can continue.
  */
 import type { Json, JsonObject } from '../../domain/node.js';
-import { INTERFACES, type InterfaceName } from '../../domain/node.js';
+import { INTERFACES } from '../../domain/node.js';
 import type { StepKind } from '../../domain/states.js';
+import type { RequestedStep } from '../../protocol/api/steps.js';
 import type { Step } from '../../drivers/interfaces/base.js';
 import { checkAborted } from '../../shared/abort.js';
 import { sleep } from '../../shared/clock.js';
@@ -22,29 +23,12 @@ export type { Step, StepKind };
 
 const RESERVED = new Set(['hold', 'wait', 'power_on', 'power_off', 'reboot']);
 
-function isObject(v: Json | undefined): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** Parses user steps, throwing InvalidParameterValue naming the bad one. */
-export function parseSteps(kind: StepKind, raw: unknown): Step[] {
-  if (!Array.isArray(raw)) throw fail('InvalidParameterValue', `"${kind}_steps" must be a list of steps.`);
-  return raw.map((s: Json, i): Step => {
-    if (!isObject(s)) throw fail('InvalidParameterValue', `${kind} step ${i} must be an object with "interface" and "step".`);
-    const iface = s['interface'];
-    const name = s['step'];
-    if (typeof iface !== 'string' || !(INTERFACES as readonly string[]).includes(iface)) {
-      throw fail('InvalidParameterValue', `${kind} step ${i}: "interface" must be one of ${INTERFACES.join(', ')}, got ${JSON.stringify(iface ?? null)}.`);
-    }
-    if (typeof name !== 'string' || name === '') throw fail('InvalidParameterValue', `${kind} step ${i}: "step" must be a non-empty string.`);
-    const args = s['args'] ?? {};
-    if (!isObject(args)) throw fail('InvalidParameterValue', `${kind} step ${i}: "args" must be an object.`);
-    const priority = s['priority'] ?? 0;
-    if (typeof priority !== 'number' || !Number.isInteger(priority) || priority < 0) {
-      throw fail('InvalidParameterValue', `${kind} step ${i}: "priority" must be a non-negative integer.`);
-    }
-    return { interface: iface as InterfaceName, step: name, args, priority };
-  });
+/**
+ * The steps of a request as the conductor runs them: their shape was checked by the API against
+ * `protocol/api/steps.ts` (the contract's `RequestedStep`); the defaults are filled in here.
+ */
+export function requestedSteps(steps: readonly RequestedStep[]): Step[] {
+  return steps.map((s) => ({ interface: s.interface, step: s.step, args: s.args ?? {}, priority: s.priority ?? 0 }));
 }
 
 /** Checks that the node's driver offers every step (400 InvalidParameterValue otherwise). */

@@ -1,25 +1,13 @@
-import type { BootDevice } from '../../domain/node.js';
+import type { BootDevice, BootMode, VmediaDeviceType } from '../../domain/node.js';
 import type { DriverInterface, DriverTask } from './base.js';
+
+// The words for boot modes and virtual media devices are the domain's (the conductor contract uses them too).
+export { BOOT_MODES, VMEDIA_DEVICE_TYPES, type BootMode, type VmediaDeviceType } from '../../domain/node.js';
 
 export interface BootDeviceResult {
   boot_device: BootDevice | null;
   persistent: boolean | null;
 }
-
-/** Boot modes as Ironic names them (`ironic.common.boot_modes`): UEFI or legacy BIOS. */
-export type BootMode = 'uefi' | 'bios';
-
-/** Every boot mode Ingot knows. */
-export const BOOT_MODES: readonly BootMode[] = ['bios', 'uefi'];
-
-/**
- * Virtual media device types as Ironic names them (`boot_devices.VMEDIA_DEVICES`): a USB stick (`disk`),
- * a CD/DVD (`cdrom`) or a floppy.
- */
-export type VmediaDeviceType = 'disk' | 'cdrom' | 'floppy';
-
-/** Every virtual media device type, in Ironic's order (its error messages list them so). */
-export const VMEDIA_DEVICE_TYPES: readonly VmediaDeviceType[] = ['disk', 'cdrom', 'floppy'];
 
 /**
  * One virtual media device of the machine as `GET /v1/nodes/{node}/vmedia` (1.93) lists it: Ironic's

@@ -1,31 +1,25 @@
 /**
- * Test support for the API: a small hand-written ConductorClient that applies every change straight
- * to a real store (no drivers, no background work: provision verbs run to their stable state at
- * once), and `createTestApi()` which opens a temporary SQLite store and builds the app on it.
+ * A small hand-written conductor for the API tests: a ConductorClient that applies every change straight
+ * to a real store (no drivers, no background work: provision verbs run to their stable state at once),
+ * and records the calls it received. `createTestApi()` (src/api/app.test-support.ts) builds the app on it.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
 import type {
-  AgentLookup, BootDeviceState, BootMode, ConductorClient, ConsoleState, DriverInfo, InterfaceValidation, PowerTarget, ProvisionOptions,
-  VirtualMediaAttach, VirtualMediaInfo, VmediaDeviceType,
-} from '../conductor/client.js';
-import { refuseWhileTransitioning } from '../conductor/flows/management.js';
-import type { ApiConfig } from '../config/api.js';
-import { openStore } from '../db/open-store.js';
-import type { NodeChanges, NodeCreate, PortChanges, PortCreate, PortgroupChanges, PortgroupCreate, Store } from '../db/store.js';
-import type { BootDevice, InterfaceName, JsonObject, Node, Port, Portgroup } from '../domain/node.js';
-import { INTERFACES } from '../domain/node.js';
-import { DELETE_ALLOWED_STATES, STATES, transition, VERBS, type ProvisionState, type ProvisionVerb } from '../domain/states.js';
-import { fail } from '../shared/errors.js';
-import { silentLogger } from '../shared/logger.js';
-import { buildApp } from './app.js';
+  AgentLookup, BootDeviceState, ConductorClient, ConsoleState, DriverInfo, InterfaceValidation, NodeChanges, NodeCreate, NodeRingKey, PortChanges,
+  PortCreate, PortgroupChanges, PortgroupCreate, PowerTarget, ProvisionOptions, VirtualMediaAttach, VirtualMediaInfo,
+} from '../../src/conductor/client.js';
+import { refuseWhileTransitioning } from '../../src/conductor/flows/management.js';
+import type { Store } from '../../src/db/store.js';
+import {
+  INTERFACES, type BootDevice, type BootMode, type InterfaceName, type JsonObject, type Node, type Port, type Portgroup, type VmediaDeviceType,
+} from '../../src/domain/node.js';
+import { DELETE_ALLOWED_STATES, STATES, transition, VERBS, type ProvisionState, type ProvisionVerb } from '../../src/domain/states.js';
+import { fail } from '../../src/shared/errors.js';
 
 const DRIVERS = ['fake-hardware', 'manual-management'];
 
 /** A ConductorClient that acts on the store directly; records the calls it received. */
 export class FakeConductor implements ConductorClient {
+  /** The one conductor this fake pretends to be. */
   readonly hostname = 'test-conductor';
   readonly calls: string[] = [];
   private readonly bootDevices = new Map<string, BootDeviceState>();
@@ -224,8 +218,8 @@ export class FakeConductor implements ConductorClient {
     return { deploy_kernel: 'UUID or URL of the deploy kernel. Required.', fake_power_delay_s: 'Delay of fake power actions. Optional.' };
   }
 
-  conductorFor(): string | null {
-    return this.hostname;
+  async conductorsFor(nodes: readonly NodeRingKey[]): Promise<Array<string | null>> {
+    return nodes.map(() => this.hostname);
   }
 
   private driver(name: string): DriverInfo {
@@ -233,48 +227,4 @@ export class FakeConductor implements ConductorClient {
     for (const i of INTERFACES) interfaces[i] = { enabled: ['fake', 'no-' + i], default: 'fake' };
     return { name, hosts: [this.hostname], interfaces };
   }
-}
-
-/** An API on a fresh temporary SQLite store. */
-export interface TestApi {
-  app: FastifyInstance;
-  store: Store;
-  conductor: FakeConductor;
-  close(): Promise<void>;
-}
-
-/** Test API config: the defaults with overrides. */
-export function testApiConfig(overrides: Partial<ApiConfig> = {}): ApiConfig {
-  return {
-    host: '127.0.0.1', port: 0, inspector_port: 0, public_url: '', max_limit: 1000, max_body_bytes: 1048576, node_render_cache_chars: 4_000_000, max_inspection_body_bytes: 33554432,
-    conductor_alive_timeout_s: 60, ...overrides,
-  };
-}
-
-/** Opens a temporary store and builds the app with a {@link FakeConductor}. */
-export async function createTestApi(overrides: Partial<ApiConfig> = {}): Promise<TestApi> {
-  const dir = await mkdtemp(join(tmpdir(), 'ingot-api-'));
-  const store = await openStore({ dataDir: dir });
-  const conductor = new FakeConductor(store);
-  const app = buildApp({ store, conductor, config: testApiConfig(overrides), logger: silentLogger() });
-  await app.ready();
-  return {
-    app,
-    store,
-    conductor,
-    async close() {
-      await app.close();
-      await store.close();
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-/** Request headers asking for microversion `v` (`'1.82'`, `'latest'`, …). */
-export const version = (v: string): Record<string, string> => ({ 'x-openstack-ironic-api-version': v });
-export const LATEST = version('latest');
-
-/** The `faultstring` inside an error envelope body. */
-export function faultString(body: string): string {
-  return (JSON.parse((JSON.parse(body) as { error_message: string }).error_message) as { faultstring: string }).faultstring;
 }
