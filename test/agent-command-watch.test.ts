@@ -3,16 +3,17 @@
  * step's command it looks at it for a few seconds, holding nothing, and continues the flow at once. Here
  * the agent heartbeats once after its lookup and then not again for a minute (its shortest gap), so the
  * deploy can only finish in time through that watch. And once a heartbeat took the command and the flow
- * moved on (the machine powered off), the watch asks the agent nothing more: a scripted agent that stops
- * answering then (as a machine that is off) must see no request.
+ * moved on (the machine powered off), the watch asks the agent nothing more: a scripted agent holds the
+ * watch's first look until the heartbeat took the command, and the watch's next look must not ask.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { waitForState } from '../src/conductor/conductor.test-support.js';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { waitForNode, waitForState } from '../src/conductor/conductor.test-support.js';
+import type { Store } from '../src/db/store.js';
 import { startDeployHarness } from './support/deploy-harness.js';
 import { AgentMachine, deployProfile, settled, type WatchedNode } from './support/agent-machine.js';
 import { makeRawImage, readDeployedDisk } from './support/deploy-image.js';
@@ -26,6 +27,21 @@ const cleanups: (() => Promise<void>)[] = [];
 afterAll(async () => {
   for (const c of cleanups.reverse()) await c().catch(() => undefined);
 });
+
+/** Resolves once node `uuid` is next read from `store` and the read has completed. */
+function nextRead(store: Store, uuid: string): Promise<unknown> {
+  const get = store.nodes.get.bind(store.nodes);
+  return new Promise((resolve) => {
+    const spy = vi.spyOn(store.nodes, 'get').mockImplementation((ident) => {
+      const read = get(ident);
+      if (ident === uuid) {
+        spy.mockRestore();
+        resolve(read);
+      }
+      return read;
+    });
+  });
+}
 
 describe('watching an agent command', () => {
   it('continues clean and deploy steps as soon as the agent finished them, without its next heartbeat', async () => {
@@ -67,18 +83,36 @@ describe('watching an agent command', () => {
   it('asks the agent nothing more once a heartbeat took the command and the flow moved on', async () => {
     const harness = await startDeployHarness({});
     cleanups.push(() => harness.close());
+    const { store, conductor } = harness.t;
     const mac = '52:54:00:de:77:01';
-    // A scripted agent: the clean step's command runs until `finished`; once `gone`, requests get no answer.
+    // A scripted agent: the clean step's command runs until `finished`. The watch's first look at it is
+    // held (answered later, with the command still running as it was when asked), so the heartbeat that
+    // takes the command comes between the watch's looks whatever the machine's speed.
+    let sent = false;
     let finished = false;
-    let gone = false;
-    let unanswered = 0;
+    let answerFirstLook: (() => void) | null = null;
+    let firstLookSeen!: () => void;
+    const firstLook = new Promise<void>((resolve) => (firstLookSeen = resolve));
+    let firstLookAbandoned!: () => void;
+    const abandoned = new Promise<never>((_, reject) => (firstLookAbandoned = () => reject(new Error('the watch gave up its first look (5 s) before the flow moved on'))));
+    abandoned.catch(() => undefined);
     const agent = createServer((req, res) => {
-      if (gone) {
-        unanswered++;
-        return;
-      }
-      const result = { id: 'c1', command_name: 'execute_clean_step', command_params: {}, command_status: finished ? 'SUCCEEDED' : 'RUNNING', command_result: finished ? { clean_result: null } : null, command_error: null };
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(req.method === 'GET' ? { commands: [result] } : result));
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        const answer = (status: 'RUNNING' | 'SUCCEEDED') => {
+          const result = { id: 'c1', command_name: 'execute_clean_step', command_params: {}, command_status: status, command_result: status === 'SUCCEEDED' ? { clean_result: null } : null, command_error: null };
+          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(req.method === 'GET' ? { commands: [result] } : result));
+        };
+        if (req.method === 'POST' && (JSON.parse(body) as { name?: string }).name === 'clean.execute_clean_step') sent = true;
+        if (req.method === 'GET' && sent && !finished && !answerFirstLook) {
+          answerFirstLook = () => answer('RUNNING');
+          res.once('close', () => res.writableEnded || firstLookAbandoned());
+          firstLookSeen();
+          return;
+        }
+        answer(finished ? 'SUCCEEDED' : 'RUNNING');
+      });
     });
     await new Promise<void>((r) => agent.listen(0, '127.0.0.1', r));
     cleanups.push(async () => {
@@ -91,23 +125,26 @@ describe('watching an agent command', () => {
     });
     await apiOk(harness.api, 'POST', '/v1/ports', { node_uuid: node.uuid, address: mac, pxe_enabled: true });
     await apiOk(harness.api, 'PUT', `/v1/nodes/${node.uuid}/states/provision`, { target: 'manage' });
-    await waitForState(harness.t.store, node.uuid, 'manageable');
+    await waitForState(store, node.uuid, 'manageable');
     await apiOk(harness.api, 'PUT', `/v1/nodes/${node.uuid}/states/provision`, { target: 'provide' });
-    await waitForState(harness.t.store, node.uuid, 'clean wait');
+    await waitForState(store, node.uuid, 'clean wait');
     const { config } = await apiOk<{ config: { agent_token: string } }>(harness.api, 'GET', `/v1/lookup?addresses=${mac}`);
     const beat = () => apiOk(harness.api, 'POST', `/v1/heartbeat/${node.uuid}`, { callback_url: callbackUrl, agent_token: config.agent_token });
     // The first heartbeat runs the clean step: its command is sent and watched.
     await beat();
-    await waitForState(harness.t.store, node.uuid, 'clean wait');
-    // Between the watch's looks (0.1, 0.3, 0.7, 1.5, 3 s after the command) the command ends and a heartbeat takes it.
-    await new Promise((r) => setTimeout(r, 800));
+    await firstLook;
+    // While the watch waits for its answer, the command ends and a heartbeat takes it.
     finished = true;
     await beat();
-    const done = await waitForState(harness.t.store, node.uuid, 'available');
+    const done = await waitForNode(store, node.uuid, (n) => n.provision_state === 'available' && n.reservation === null);
     expect(done.power_state, 'cleaning ended with the machine off').toBe('power off');
-    gone = true;
-    // The watch's remaining looks come and go.
-    await new Promise((r) => setTimeout(r, 3000));
-    expect(unanswered, 'requests sent to the agent after the flow moved on').toBe(0);
+    // The watch gets its answer (running) and looks again: at a node whose flow moved on.
+    const client = conductor.context.agent.client;
+    const asked = [vi.spyOn(client, 'lastCommand'), vi.spyOn(client, 'commands')];
+    const looked = nextRead(store, node.uuid);
+    answerFirstLook!();
+    await Promise.race([looked, abandoned]);
+    await new Promise((r) => setImmediate(r)); // what the watch does on what it read
+    for (const spy of asked) expect(spy, 'the watch asked the agent after the flow moved on').not.toHaveBeenCalled();
   }, 30_000);
 });

@@ -173,7 +173,7 @@ export function parseKernelCmdline(cmdline: string): Map<string, string> {
 export function normalizeBootif(value: string): string {
   const mac = macFromBootif(value);
   if (mac === null) {
-    throw fail('InvalidParameterValue', `BOOTIF: "${value}" is not a MAC address (expected 01-aa-bb-cc-dd-ee-ff or aa:bb:cc:dd:ee:ff).`);
+    throw fail('bootifNotMac', { value });
   }
   return mac;
 }
@@ -183,7 +183,7 @@ function parseBool(name: string, value: string): boolean {
   const v = value.trim().toLowerCase();
   if (v === '' || ['1', 'true', 'yes', 'on', 't', 'y'].includes(v)) return true;
   if (['0', 'false', 'no', 'off', 'f', 'n'].includes(v)) return false;
-  throw fail('InvalidParameterValue', `${name}: "${value}" is not a boolean (use true/false, 1/0, yes/no, on/off).`);
+  throw fail('agentParamNotBoolean', { param: name, value });
 }
 
 function applyParam(config: AgentConfig, name: string, displayName: string, value: string): void {
@@ -195,16 +195,16 @@ function applyParam(config: AgentConfig, name: string, displayName: string, valu
       set(parseBool(displayName, value));
       return;
     case 'url': {
-      if (value === '') throw fail('MissingParameterValue', `${displayName}: a URL is required.`);
+      if (value === '') throw fail('agentParamUrlMissing', { param: displayName });
       let url: URL;
       try {
         url = new URL(value);
       } catch {
-        throw fail('InvalidParameterValue', `${displayName}: "${value}" is not a URL.`);
+        throw fail('agentParamNotUrl', { param: displayName, value });
       }
       if (url.protocol !== 'http:' && url.protocol !== 'https:') {
         // NOTE: IPA also accepts the special value "mdns" (multicast DNS discovery); Ingot does not.
-        throw fail('InvalidParameterValue', `${displayName}: "${value}" must start with http:// or https:// (mdns discovery is not supported).`);
+        throw fail('agentParamNotHttp', { param: displayName, value });
       }
       set(value);
       return;
@@ -215,7 +215,7 @@ function applyParam(config: AgentConfig, name: string, displayName: string, valu
     case 'seconds': {
       const n = Number(value);
       if (value.trim() === '' || !Number.isFinite(n) || n <= 0) {
-        throw fail('InvalidParameterValue', `${displayName}: "${value}" is not a positive number of seconds.`);
+        throw fail('agentParamNotSeconds', { param: displayName, value });
       }
       set(n);
       return;
@@ -227,20 +227,20 @@ function applyParam(config: AgentConfig, name: string, displayName: string, valu
       const whole = spec.kind !== 'nonneg';
       const max = spec.kind === 'port' ? 65535 : Number.MAX_SAFE_INTEGER;
       if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > max || (whole && !Number.isInteger(n))) {
-        const what = spec.kind === 'port' ? 'a port number (0-65535)' : spec.kind === 'count' ? 'a whole number ≥ 0' : 'a number of seconds ≥ 0';
-        throw fail('InvalidParameterValue', `${displayName}: "${value}" is not ${what}.`);
+        const values = { param: displayName, value };
+        throw spec.kind === 'port' ? fail('agentParamNotPort', values) : spec.kind === 'count' ? fail('agentParamNotCount', values) : fail('agentParamNotDuration', values);
       }
       set(n);
       return;
     }
     case 'manager':
       if (!(HARDWARE_MANAGERS as readonly string[]).includes(value)) {
-        throw fail('InvalidParameterValue', `${displayName}: "${value}" is not a hardware manager (choose ${HARDWARE_MANAGERS.join(' or ')}).`);
+        throw fail('agentParamNotManager', { param: displayName, value, choices: HARDWARE_MANAGERS.join(' or ') });
       }
       set(value);
       return;
     case 'string':
-      if (value === '') throw fail('MissingParameterValue', `${displayName}: a value is required.`);
+      if (value === '') throw fail('agentParamValueMissing', { param: displayName });
       set(value);
       return;
   }
@@ -252,7 +252,7 @@ function parseFlags(argv: string[]): Map<string, { display: string; value: strin
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     if (!arg.startsWith('--') || arg === '--') {
-      throw fail('InvalidParameterValue', `Unexpected argument "${arg}": the agent takes only --flags (see --help).`);
+      throw fail('agentArgumentUnexpected', { argument: arg });
     }
     const eq = arg.indexOf('=');
     const display = eq < 0 ? arg : arg.slice(0, eq);
@@ -265,7 +265,7 @@ function parseFlags(argv: string[]): Map<string, { display: string; value: strin
       const takesValue = (spec !== undefined && spec.kind !== 'bool') || name === 'bootif';
       const next = argv[i + 1];
       if (takesValue) {
-        if (next === undefined || next.startsWith('--')) throw fail('MissingParameterValue', `${display}: a value is required.`);
+        if (next === undefined || next.startsWith('--')) throw fail('agentParamValueMissing', { param: display });
         value = next;
         i++;
       } else value = '';

@@ -45,7 +45,7 @@ export function chooseRootDisk(disks: HostDisk[], node: Record<string, unknown> 
   const disk = hints ? matchRootDeviceHints(disks, hints) : (defaultRootDisk(disks) as HostDisk | null);
   if (!disk) {
     const names = disks.map((d) => `${d.name} (${d.size} bytes)`).join(', ') || 'none';
-    throw deviceNotFound(hints ? `No disk matches the root device hints ${JSON.stringify(hints)}; disks: ${names}` : `No disk of at least 4 GiB found; disks: ${names}`);
+    throw hints ? deviceNotFound('rootDiskNoHintMatch', { hints: JSON.stringify(hints), disks: names }) : deviceNotFound('rootDiskNoneLargeEnough', { disks: names });
   }
   return disk;
 }
@@ -57,7 +57,7 @@ async function runPower(system: AgentSystem, tool: 'poweroff' | 'reboot', sysrq:
   try {
     await writeFile('/proc/sysrq-trigger', sysrq);
   } catch (err) {
-    throw systemRebootError(`${tool} failed (${r.error ?? r.stderr.trim()}) and /proc/sysrq-trigger could not be written: ${(err as Error).message}`);
+    throw systemRebootError('powerCommandFailed', { tool, reason: r.error ?? r.stderr.trim(), error: (err as Error).message });
   }
 }
 
@@ -128,7 +128,7 @@ export function parseSimulatedDisks(value: string | null, profile: HardwareProfi
     const name = eq < 0 ? profile.disks[0]?.name : item.slice(0, eq);
     const file = eq < 0 ? item : item.slice(eq + 1);
     if (!name || !profile.disks.some((d) => d.name === name)) {
-      throw fail('InvalidParameterValue', `ipa-simulated-disk: the profile has no disk ${name ?? '(none)'} (it has ${profile.disks.map((d) => d.name).join(', ') || 'no disks'}).`);
+      throw fail('simulatedDiskUnknown', { disk: name ?? '(none)', disks: profile.disks.map((d) => d.name).join(', ') || 'no disks' });
     }
     out[name] = file;
   }

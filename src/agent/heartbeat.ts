@@ -59,7 +59,7 @@ export async function lookupNode(client: IronicClient, opts: LookupOptions): Pro
     });
   } catch (err) {
     if (!(err instanceof LookupMiss)) throw err;
-    throw fail('DriverOperationError', `Could not look up the node at ${client.apiUrl} with addresses ${opts.addresses.join(',')} within ${Math.round(opts.timeoutMs / 1000)} s: ${err.message}`);
+    throw fail('agentLookupFailed', { url: client.apiUrl, addresses: opts.addresses.join(','), seconds: Math.round(opts.timeoutMs / 1000), reason: err.message });
   }
 }
 

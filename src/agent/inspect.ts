@@ -90,7 +90,7 @@ export async function postInspection(callbackUrl: string, payload: unknown, opti
       if (answer.status < 400) return { status: answer.status, body: parseBody(answer.text), attempts: attempt };
       const detail = answer.text.slice(0, 500);
       if (answer.status < 500 && answer.status !== 409) {
-        throw fail('DriverOperationError', `Inspection callback ${callbackUrl} refused the data: HTTP ${answer.status} ${detail}`);
+        throw fail('inspectionCallbackRefused', { url: callbackUrl, status: answer.status, body: detail });
       }
       throw new Error(`HTTP ${answer.status} ${detail}`);
     }, {
@@ -103,6 +103,6 @@ export async function postInspection(callbackUrl: string, payload: unknown, opti
     });
   } catch (err) {
     if (options.signal?.aborted || err instanceof IngotError) throw err;
-    throw fail('DriverOperationError', `Inspection callback ${callbackUrl} failed after ${attempts} attempt(s) in ${Math.round((Date.now() - start) / 1000)} s: ${messageOf(err)}`);
+    throw fail('inspectionCallbackFailed', { url: callbackUrl, attempts, seconds: Math.round((Date.now() - start) / 1000), reason: messageOf(err) });
   }
 }

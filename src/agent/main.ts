@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Inventory, InventoryInterface } from '../protocol/agent/inventory.js';
 import type { HardwareProfile } from '../protocol/hardware/profile.js';
-import { IngotError, messageOf } from '../shared/errors.js';
+import { fail, messageOf } from '../shared/errors.js';
 import { type AgentConfig, agentUsage, loadAgentConfig } from './config.js';
 import { buildInspectionPayload } from './collectors/payload.js';
 import { linuxHardwareManager } from './hardware/linux.js';
@@ -42,14 +42,14 @@ interface ChosenManager {
 async function chooseManager(config: AgentConfig, system: AgentSystem): Promise<ChosenManager> {
   if (config.hardwareManager === 'linux') return { manager: linuxHardwareManager(system, { bootMac: config.bootMac, collectLldp: config.collectLldp }), profile: null };
   if (!config.simulatedProfile) {
-    throw new IngotError('MissingParameterValue', 'ipa-simulated-profile: the simulated hardware manager needs a JSON hardware profile file.');
+    throw fail('simulatedProfileMissing');
   }
   let profile: unknown;
   try {
     profile = JSON.parse(await readFile(config.simulatedProfile, 'utf8'));
     assertHardwareProfile(profile);
   } catch (err) {
-    throw new IngotError('InvalidParameterValue', `ipa-simulated-profile: ${config.simulatedProfile}: ${messageOf(err)}`);
+    throw fail('simulatedProfileInvalid', { file: config.simulatedProfile, reason: messageOf(err) });
   }
   return { manager: simulatedHardwareManager(profile, { bootMac: config.bootMac, bmcAddress: config.simulatedBmcAddress }), profile };
 }

@@ -59,17 +59,17 @@ export type MachineSpec = Static<typeof MachineSpec>;
 
 /** Validates a machines file's content; throws InvalidParameterValue naming the entry and the field. */
 export function parseMachineSpecs(doc: unknown, source = 'machines file'): MachineSpec[] {
-  if (!Array.isArray(doc)) throw fail('InvalidParameterValue', `${source}: expected a JSON array of machines.`);
+  if (!Array.isArray(doc)) throw fail('machinesNotArray', { source });
   const names = new Set<string>();
   return doc.map((entry, i) => {
     const label = `${source}: machine ${i}${entry && typeof entry === 'object' && 'name' in entry ? ` (${String((entry as { name: unknown }).name)})` : ''}`;
     const backend = entry && typeof entry === 'object' ? (entry as { backend?: unknown }).backend : undefined;
     const schema = backend === 'qemu' ? QemuSpec : backend === 'simulated' ? SimulatedSpec : null;
-    if (!schema) throw fail('InvalidParameterValue', `${label}: "backend" must be "simulated" or "qemu".`);
+    if (!schema) throw fail('machineBackendUnknown', { machine: label });
     const first = Value.Errors(schema, entry)[0];
-    if (first) throw fail('InvalidParameterValue', `${label}: ${first.instancePath || '/'} ${first.message}.`);
+    if (first) throw fail('machineFieldInvalid', { machine: label, field: first.instancePath || '/', problem: first.message });
     const spec = entry as MachineSpec;
-    if (names.has(spec.name)) throw fail('InvalidParameterValue', `${label}: the name "${spec.name}" is used twice.`);
+    if (names.has(spec.name)) throw fail('machineNameTwice', { machine: label, name: spec.name });
     names.add(spec.name);
     return spec;
   });

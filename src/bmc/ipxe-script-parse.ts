@@ -43,19 +43,19 @@ function imageArgs(args: string[], line: number): { url: string; rest: string[] 
     const name = opt.includes('=') ? opt.slice(0, opt.indexOf('=')) : opt;
     if (VALUE_OPTIONS.has(name)) i += opt.includes('=') ? 1 : 2;
     else if (FLAG_OPTIONS.has(name)) i += 1;
-    else throw fail('InvalidParameterValue', `iPXE script line ${line}: unknown image option ${opt}.`);
+    else throw fail('ipxeImageOptionUnknown', { line, option: opt });
   }
   const url = args[i];
-  if (url === undefined) throw fail('InvalidParameterValue', `iPXE script line ${line}: the image URL is missing.`);
+  if (url === undefined) throw fail('ipxeImageUrlMissing', { line });
   return { url, rest: args.slice(i + 1) };
 }
 
 function absolute(url: string, base: string, line: number): string {
-  if (url.includes('${')) throw fail('InvalidParameterValue', `iPXE script line ${line}: ${url} uses iPXE settings, which are not expanded here.`);
+  if (url.includes('${')) throw fail('ipxeUrlUsesSettings', { line, url });
   try {
     return new URL(url, base).href;
   } catch {
-    throw fail('InvalidParameterValue', `iPXE script line ${line}: ${url} is not a URL.`);
+    throw fail('ipxeUrlInvalid', { line, url });
   }
 }
 
@@ -67,7 +67,7 @@ function absolute(url: string, base: string, line: number): string {
  */
 export function parseIpxeScript(script: string, scriptUrl: string): IpxeBoot {
   const lines = script.replace(/\r\n?/g, '\n').split('\n');
-  if (!/^#!ipxe\b/i.test(lines[0]?.trim() ?? '')) throw fail('InvalidParameterValue', `${scriptUrl} is not an iPXE script (it does not start with #!ipxe).`);
+  if (!/^#!ipxe\b/i.test(lines[0]?.trim() ?? '')) throw fail('ipxeNotScript', { script: scriptUrl });
   const labels = new Map<string, number>();
   lines.forEach((l, i) => {
     const m = /^\s*:(\S+)/.exec(l);
@@ -77,14 +77,14 @@ export function parseIpxeScript(script: string, scriptUrl: string): IpxeBoot {
   let initrds: string[] = [];
   let pc = 1;
   for (let steps = 0; pc < lines.length; steps++) {
-    if (steps > MAX_STEPS) throw fail('InvalidParameterValue', `${scriptUrl}: the script loops without booting.`);
+    if (steps > MAX_STEPS) throw fail('ipxeLoops', { script: scriptUrl });
     const line = pc + 1;
     const [cmd, ...args] = words(lines[pc] as string);
     pc++;
     if (cmd === undefined || cmd.startsWith('#') || cmd.startsWith(':')) continue;
     if (cmd === 'goto') {
       const target = labels.get(args[0] ?? '');
-      if (target === undefined) throw fail('InvalidParameterValue', `${scriptUrl} line ${line}: goto ${args[0] ?? ''} names no label.`);
+      if (target === undefined) throw fail('ipxeGotoNoLabel', { script: scriptUrl, line, label: args[0] ?? '' });
       pc = target + 1;
     } else if (KERNEL.has(cmd)) {
       const { url, rest } = imageArgs(args, line);
@@ -97,9 +97,9 @@ export function parseIpxeScript(script: string, scriptUrl: string): IpxeBoot {
     } else if (cmd === 'boot') {
       break;
     } else if (cmd === 'exit' || cmd === 'sanboot' || cmd === 'chain') {
-      throw fail('InvalidParameterValue', `${scriptUrl} line ${line}: ${cmd} boots no kernel of this script (not followed here).`);
+      throw fail('ipxeLeavesScript', { script: scriptUrl, line, command: cmd });
     }
   }
-  if (!kernel) throw fail('InvalidParameterValue', `${scriptUrl} loads no kernel.`);
+  if (!kernel) throw fail('ipxeNoKernel', { script: scriptUrl });
   return { kernel: kernel.url, params: kernel.params, initrds };
 }

@@ -30,7 +30,7 @@ describe('CommandRegistry', () => {
   it('records failures (a failed sync command under its full name), refuses bad requests without recording', async () => {
     const reg = new CommandRegistry();
     reg.register('x', 'boom', { async: false, run: () => { throw new Error('disk on fire'); } });
-    reg.register('x', 'checked', { async: true, validate: () => { throw invalidCommandParams('no'); }, run: () => null });
+    reg.register('x', 'checked', { async: true, validate: () => { throw invalidCommandParams('imageUrlsInvalid'); }, run: () => null });
     reg.register('x', 'old', { async: true, run: () => { throw new CleanVersionMismatch(versionMismatch('clean', { a: '1' }, { a: '0' })); } });
     const boom = (await reg.execute('x.boom', {})).view();
     expect(boom).toMatchObject({ command_name: 'x.boom', command_status: 'FAILED', command_error: { type: 'CommandExecutionError', code: 500, message: 'Command execution failed', details: 'disk on fire' } });

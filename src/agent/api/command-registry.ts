@@ -120,15 +120,15 @@ export class CommandRegistry {
 
   private async start(name: string, params: CommandParams): Promise<CommandRecord> {
     const dot = name.indexOf('.');
-    if (dot <= 0 || dot === name.length - 1) throw invalidCommand('Command name must be of the form <extension>.<name>');
+    if (dot <= 0 || dot === name.length - 1) throw invalidCommand('agentCommandNameInvalid');
     const last = [...this.results.values()].at(-1);
     if (last && !last.isDone()) throw agentIsBusy(last.name);
     const extension = name.slice(0, dot);
     const command = name.slice(dot + 1);
     const commands = this.extensions.get(extension);
-    if (!commands) throw notFound('Extension', extension);
+    if (!commands) throw notFound('agentExtensionNotFound', { id: extension });
     const spec = commands.get(command);
-    if (!spec) throw invalidCommand(`Unknown command: ${command}`);
+    if (!spec) throw invalidCommand('agentCommandUnknown', { command });
     spec.validate?.(params);
     this.options.log?.(`running command ${name}`);
     // NOTE: IPA names a result by the command alone (`prepare_image`), which Ironic matches when it polls,
@@ -166,7 +166,7 @@ export class CommandRegistry {
   /** One result; throws 404 when unknown. */
   get(id: string): CommandRecord {
     const record = this.results.get(id);
-    if (!record) throw notFound('Command Result', id);
+    if (!record) throw notFound('agentCommandResultNotFound', { id });
     return record;
   }
 

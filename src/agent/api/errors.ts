@@ -2,10 +2,11 @@
  * The agent's errors, in the shape ironic-python-agent gives them (`errors.py` `RESTError`): a class
  * name (`type`), an HTTP-like `code`, a fixed `message` per class and the `details`. They travel in
  * `command_error` of a command result, and as `faultstring` ("message: details") when the API refuses a
- * request.
+ * request. A factory names the class; its caller names the details' message (`messages/agent.ts`) and
+ * gives the values: `invalidCommand('agentCommandUnknown', { command })`.
  */
 import type { AgentCommandError } from '../../protocol/agent/commands.js';
-import { messageOf } from '../../shared/errors.js';
+import { errorMessage, messageOf, type FailArgs, type MessageId } from '../../shared/errors.js';
 
 /** An error the agent reports over its API. */
 export class AgentRestError extends Error {
@@ -25,7 +26,10 @@ export class AgentRestError extends Error {
   }
 }
 
-const make = (type: string, code: number, title: string) => (details: string) => new AgentRestError(type, code, title, details);
+/** The factory of IPA error class `type`: its details are a message with the caller's values. */
+function make(type: string, code: number, title: string) {
+  return <M extends MessageId>(id: M, ...args: FailArgs<M>): AgentRestError => new AgentRestError(type, code, title, errorMessage(id, ...args).message);
+}
 
 /** The request body or a parameter is not acceptable (400). */
 export const invalidContent = make('InvalidContentError', 400, 'Invalid request body');
@@ -33,8 +37,9 @@ export const invalidContent = make('InvalidContentError', 400, 'Invalid request 
 export const invalidCommand = make('InvalidCommandError', 400, 'Invalid command');
 /** Command parameters are missing or wrong (400). */
 export const invalidCommandParams = make('InvalidCommandParamsError', 400, 'Invalid command parameters');
+const COMMAND_EXECUTION = ['CommandExecutionError', 500, 'Command execution failed'] as const;
 /** A command failed while running (500). */
-export const commandExecutionError = make('CommandExecutionError', 500, 'Command execution failed');
+export const commandExecutionError = make(...COMMAND_EXECUTION);
 /** A clean step failed (500). */
 export const cleaningError = make('CleaningError', 500, 'Clean step failed');
 /** A deploy step failed (500). */
@@ -51,38 +56,30 @@ export const configDriveError = make('InstanceDeployFailure', 500, 'Failed to cr
 export const systemRebootError = make('SystemRebootError', 500, 'Error rebooting system');
 
 /** The image could not be downloaded (500). */
-export function imageDownloadError(imageId: string, msg: string): AgentRestError {
-  return new AgentRestError('ImageDownloadError', 500, 'Error downloading image', `Download of image ${imageId} failed: ${msg}`);
-}
+export const imageDownloadError = make('ImageDownloadError', 500, 'Error downloading image');
+/** No such object (404): `Command Result with id X not found.` */
+export const notFound = make('RequestedObjectNotFoundError', 404, 'Not found');
 
 /** The image's checksum does not match (500). */
-export function imageChecksumError(imageId: string, location: string, expected: string, actual: string): AgentRestError {
-  return new AgentRestError(
-    'ImageChecksumError',
-    500,
-    'Error verifying image checksum',
-    `Image failed to verify against checksum. location: ${location}; image ID: ${imageId}; image checksum: ${expected}; verification checksum: ${actual}`,
-  );
-}
-
-/** No such object (404): `Command Result with id X not found.` */
-export function notFound(what: string, id: string): AgentRestError {
-  return new AgentRestError('RequestedObjectNotFoundError', 404, 'Not found', `${what} with id ${id} not found.`);
+export function imageChecksumError(image: string, location: string, expected: string, actual: string): AgentRestError {
+  const details = errorMessage('imageChecksumMismatch', { image, location, expected, actual }).message;
+  return new AgentRestError('ImageChecksumError', 500, 'Error verifying image checksum', details);
 }
 
 /** Another asynchronous command is still running (409); Ironic retries later on 409. */
-export function agentIsBusy(commandName: string): AgentRestError {
-  return new AgentRestError('AgentIsBusy', 409, 'Agent is busy', `executing command ${commandName}`);
+export function agentIsBusy(command: string): AgentRestError {
+  return new AgentRestError('AgentIsBusy', 409, 'Agent is busy', errorMessage('agentBusy', { command }).message);
 }
 
 /** The hardware manager versions changed since the conductor asked for steps (409). */
 export function versionMismatch(kind: 'clean' | 'deploy', agent: unknown, node: unknown): AgentRestError {
   const type = kind === 'clean' ? 'CleanVersionMismatch' : 'VersionMismatch';
   const title = kind === 'clean' ? 'Clean version mismatch, reload agent with correct version' : 'Version mismatch, reload agent with correct version';
-  return new AgentRestError(type, 409, title, `Agent ${kind} version: ${JSON.stringify(agent)}, node ${kind} version: ${JSON.stringify(node)}`);
+  return new AgentRestError(type, 409, title, errorMessage('agentVersionMismatch', { kind, agent: JSON.stringify(agent), node: JSON.stringify(node) }).message);
 }
 
 /** Anything thrown, as an agent error (unknown errors become CommandExecutionError, as IPA does). */
 export function toAgentError(err: unknown): AgentRestError {
-  return err instanceof AgentRestError ? err : commandExecutionError(messageOf(err));
+  // The details are the error's own message, as IPA's `str(e)`.
+  return err instanceof AgentRestError ? err : new AgentRestError(...COMMAND_EXECUTION, messageOf(err));
 }

@@ -21,7 +21,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AgentCommandBody, type AgentFault, type AgentStatus } from '../../protocol/agent/commands.js';
 import { checkSchema } from '../../protocol/json-schema-errors.js';
-import { messageOf } from '../../shared/errors.js';
+import { errorMessage, messageOf, type FailArgs, type MessageId } from '../../shared/errors.js';
 import type { CommandRegistry } from './command-registry.js';
 import { AgentRestError } from './errors.js';
 
@@ -60,7 +60,10 @@ class HttpFault extends Error {
 }
 
 const REASONS: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found', 405: 'Method Not Allowed', 413: 'Request Entity Too Large' };
-const fault = (status: number, description: string) => new HttpFault(status, `${status} ${REASONS[status] ?? ''}: ${description}`);
+/** The refusal `status` whose description is message `id` with `values`. */
+function fault<M extends MessageId>(status: number, id: M, ...args: FailArgs<M>): HttpFault {
+  return new HttpFault(status, `${status} ${REASONS[status] ?? ''}: ${errorMessage(id, ...args).message}`);
+}
 
 function sameToken(a: string, b: string): boolean {
   const x = Buffer.from(a);
@@ -82,7 +85,7 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
       size += c.length;
       if (size > MAX_COMMAND_BODY_BYTES) {
         req.destroy();
-        reject(fault(413, `the body is larger than ${MAX_COMMAND_BODY_BYTES} bytes`));
+        reject(fault(413, 'agentBodyTooLarge', { limit: MAX_COMMAND_BODY_BYTES }));
       } else chunks.push(c);
     });
     req.on('end', () => resolve(Buffer.concat(chunks)));
@@ -113,7 +116,7 @@ export function createAgentApi(options: AgentApiOptions): AgentApi {
       if (!getsCarryToken) return;
     }
     if (expected === null ? given !== null && given !== '' : given === null || !sameToken(given, expected)) {
-      throw fault(401, 'Token invalid.');
+      throw fault(401, 'agentTokenInvalid');
     }
   };
 
@@ -154,15 +157,15 @@ export function createAgentApi(options: AgentApiOptions): AgentApi {
           body = JSON.parse((await readBody(req)).toString('utf8'));
         } catch (err) {
           if (err instanceof HttpFault) throw err;
-          throw fault(400, `The body is not JSON: ${messageOf(err)}`);
+          throw fault(400, 'agentBodyNotJson', { reason: messageOf(err) });
         }
-        const command = checkSchema(AgentCommandBody, body, () => fault(400, 'Missing or invalid name or params'));
+        const command = checkSchema(AgentCommandBody, body, () => fault(400, 'agentCommandBodyInvalid'));
         checkToken(token, false);
         const record = await registry.execute(command.name, command.params);
         if (wait) await record.finished;
         return send(res, 200, record.view());
       }
-      throw fault(405, 'The method is not allowed for the requested URL.');
+      throw fault(405, 'agentMethodNotAllowed');
     }
     const one = /^\/commands\/([^/]+)$/.exec(path);
     if (one && method === 'GET') {
@@ -171,7 +174,7 @@ export function createAgentApi(options: AgentApiOptions): AgentApi {
       if (wait) await record.finished;
       return send(res, 200, record.view());
     }
-    throw fault(404, 'The requested URL was not found on the server.');
+    throw fault(404, 'agentUrlNotFound');
   }
 
   const server = http.createServer((req, res) => {

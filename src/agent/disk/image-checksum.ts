@@ -20,19 +20,19 @@ const isUrl = (v: string) => /^https?:\/\//i.test(v);
 /** Checks `image_info` the way IPA's `_validate_image_info` does; throws InvalidCommandParamsError. */
 export function validateImageInfo(info: unknown): asserts info is ImageInfo {
   const i = (info ?? {}) as Record<string, unknown>;
-  for (const field of ['id', 'urls']) if (!(field in i)) throw invalidCommandParams(`Image is missing '${field}' field.`);
+  for (const field of ['id', 'urls']) if (!(field in i)) throw invalidCommandParams('imageFieldMissing', { field });
   if (!Array.isArray(i.urls) || i.urls.length === 0 || !i.urls.every((u) => typeof u === 'string')) {
-    throw invalidCommandParams("Image 'urls' must be a list with at least one element.");
+    throw invalidCommandParams('imageUrlsInvalid');
   }
   const hasMd5 = i.checksum !== undefined && i.checksum !== null;
-  if (hasMd5 && (typeof i.checksum !== 'string' || i.checksum === '')) throw invalidCommandParams("Image 'checksum' must be a non-empty string.");
+  if (hasMd5 && (typeof i.checksum !== 'string' || i.checksum === '')) throw invalidCommandParams('imageFieldNotString', { field: 'checksum' });
   const hasOs = Boolean(i.os_hash_algo || i.os_hash_value);
   if (hasOs) {
-    if (typeof i.os_hash_algo !== 'string' || !i.os_hash_algo) throw invalidCommandParams("Image 'os_hash_algo' must be a non-empty string.");
-    if (typeof i.os_hash_value !== 'string' || !i.os_hash_value) throw invalidCommandParams("Image 'os_hash_value' must be a non-empty string.");
+    if (typeof i.os_hash_algo !== 'string' || !i.os_hash_algo) throw invalidCommandParams('imageFieldNotString', { field: 'os_hash_algo' });
+    if (typeof i.os_hash_value !== 'string' || !i.os_hash_value) throw invalidCommandParams('imageFieldNotString', { field: 'os_hash_value' });
   }
   if (!hasMd5 && !hasOs) {
-    throw invalidCommandParams("Image checksum is not available, either the 'checksum' field or the 'os_hash_algo' and 'os_hash_value' fields pair must be set for image verification.");
+    throw invalidCommandParams('imageChecksumMissing');
   }
 }
 
@@ -46,12 +46,10 @@ export function expectedChecksum(info: ImageInfo, allowMd5: boolean): ExpectedCh
   if (algo && getHashes().includes(algo) && info.os_hash_value) chosen = { algo, value: info.os_hash_value };
   else if (info.checksum) chosen = { algo: 'md5', value: info.checksum };
   else {
-    throw invalidCommandParams(
-      `Unable to verify image ${info.id} with available checksums. Please make sure the specified 'os_hash_algo' (currently ${info.os_hash_algo}) is supported by this ramdisk, or provide a md5 checksum via the 'checksum' field`,
-    );
+    throw invalidCommandParams('imageChecksumUnverifiable', { image: info.id, algo: String(info.os_hash_algo) });
   }
   if (chosen.algo === 'md5' && !allowMd5) {
-    throw invalidCommandParams(`Image ${info.id} can only be verified with MD5, which the conductor does not allow (agent_md5_checksum_enable is false); give os_hash_algo sha256 or sha512.`);
+    throw invalidCommandParams('imageMd5Refused', { image: info.id });
   }
   return { algo: chosen.algo, value: isUrl(chosen.value) ? chosen.value : chosen.value.trim().toLowerCase() };
 }

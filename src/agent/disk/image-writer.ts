@@ -86,7 +86,7 @@ export async function streamImage(opts: StreamImageOptions): Promise<StreamImage
       flushEveryBytes: FLUSH_EVERY,
       beforeFirstWrite: async (head) => {
         if (head.length >= 4 && head.subarray(0, 4).equals(QCOW2_MAGIC)) {
-          throw imageWriteError(`Image ${info.id} from ${url} is a qcow2 image, not raw (disk_format ${info.disk_format ?? 'unset'}); this agent writes raw images only: have the conductor convert it to raw.`);
+          throw imageWriteError('imageIsQcow2', { image: info.id, url, format: info.disk_format ?? 'unset' });
         }
         if (disk.isFile) await disk.blank();
         touched = true;
@@ -95,7 +95,7 @@ export async function streamImage(opts: StreamImageOptions): Promise<StreamImage
     const sink: BodySink = {
       take(data) {
         if (pipeline.position + data.length > disk.size) {
-          throw imageWriteError(`Image ${info.id} from ${url} is larger than the disk ${disk.path} of ${disk.size} bytes: the download passed the end of the disk.`);
+          throw imageWriteError('imageLargerThanDisk', { image: info.id, url, disk: disk.path, size: disk.size });
         }
         const took = pipeline.take(data);
         hash.update(took === data.length ? data : data.subarray(0, took));
@@ -113,7 +113,7 @@ export async function streamImage(opts: StreamImageOptions): Promise<StreamImage
         sink,
         onHead: (declared, from) => {
           if (declared !== null && declared > disk.size) {
-            throw imageWriteError(`Image ${info.id} is ${declared} bytes (Content-Length of ${from}), larger than the disk ${disk.path} of ${disk.size} bytes; nothing was written.`);
+            throw imageWriteError('imageDeclaredLargerThanDisk', { image: info.id, bytes: declared, url: from, disk: disk.path, size: disk.size });
           }
         },
       });
@@ -122,7 +122,7 @@ export async function streamImage(opts: StreamImageOptions): Promise<StreamImage
       await pipeline.drain();
       written = Math.max(written, pipeline.written);
       if (err instanceof AgentRestError) throw err;
-      if (pipeline.failure?.error === err) throw imageWriteError(`Writing image ${info.id} to ${disk.path} failed: ${messageOf(err)}`);
+      if (pipeline.failure?.error === err) throw imageWriteError('imageWriteFailed', { image: info.id, disk: disk.path, reason: messageOf(err) });
       throw new StreamBroken(`reading ${url} failed after ${pipeline.position} bytes: ${messageOf(err)}`);
     }
     written = Math.max(written, pipeline.written);
@@ -158,7 +158,7 @@ export async function streamImage(opts: StreamImageOptions): Promise<StreamImage
         await sleep(opts.retryIntervalMs, opts.signal);
       }
     }
-    throw imageDownloadError(info.id, failures.join('\n '));
+    throw imageDownloadError('imageDownloadFailed', { image: info.id, reason: failures.join('\n ') });
   } catch (err) {
     if (touched) {
       // The disk must not look like a valid image: zero its first MiB and the last MiB written.

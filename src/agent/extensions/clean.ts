@@ -18,19 +18,19 @@ export function registerClean(registry: CommandRegistry, ctx: ExtensionContext):
   registry.register('clean', 'execute_clean_step', {
     async: true,
     validate: (p) => {
-      if (!p.step || typeof p.step !== 'object') throw invalidCommandParams('Malformed clean_step: "step" must be a dict.');
+      if (!p.step || typeof p.step !== 'object') throw invalidCommandParams('cleanStepNotDict');
     },
     run: async (p): Promise<ExecuteCleanStepResult> => {
       if (!versionsMatch(p.clean_version)) throw new CleanVersionMismatch(versionMismatch('clean', MANAGER_VERSIONS, p.clean_version));
       const step = p.step as AgentStep;
-      if (typeof step.step !== 'string') throw cleaningError(`Malformed clean_step, no "step" key: ${JSON.stringify(step)}`);
+      if (typeof step.step !== 'string') throw cleaningError('cleanStepNameMissing', { step: JSON.stringify(step) });
       if (p.node && typeof p.node === 'object') ctx.setNode(p.node as Record<string, unknown>);
       try {
         if (step.step === 'erase_devices_metadata') await eraseDevicesMetadata(ctx);
         else if (step.step === 'erase_devices') await eraseDevices(ctx);
         else throw new Error(`this agent has no clean step "${step.step}"`);
       } catch (err) {
-        throw cleaningError(`Error performing clean_step ${step.step}: ${messageOf(err)}`);
+        throw cleaningError('cleanStepFailed', { step: step.step, reason: messageOf(err) });
       }
       ctx.log(`Clean step completed: ${step.step}`);
       return { clean_result: null, clean_step: step };

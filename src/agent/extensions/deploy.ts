@@ -20,12 +20,12 @@ export function registerDeploy(registry: CommandRegistry, ctx: ExtensionContext,
   registry.register('deploy', 'execute_deploy_step', {
     async: true,
     validate: (p) => {
-      if (!p.step || typeof p.step !== 'object') throw invalidCommandParams('Malformed deploy_step: "step" must be a dict.');
+      if (!p.step || typeof p.step !== 'object') throw invalidCommandParams('deployStepNotDict');
     },
     run: async (p): Promise<ExecuteDeployStepResult> => {
       if (!versionsMatch(p.deploy_version)) throw versionMismatch('deploy', MANAGER_VERSIONS, p.deploy_version);
       const step = p.step as AgentStep;
-      if (typeof step.step !== 'string') throw deploymentError(`Malformed deploy_step, no "step" key: ${JSON.stringify(step)}`);
+      if (typeof step.step !== 'string') throw deploymentError('deployStepNameMissing', { step: JSON.stringify(step) });
       if (p.node && typeof p.node === 'object') ctx.setNode(p.node as Record<string, unknown>);
       // Step arguments come from the command's extra params and the step's `args` (the latter win).
       const { step: _s, node: _n, ports: _p, deploy_version: _v, ...extra } = p;
@@ -40,7 +40,7 @@ export function registerDeploy(registry: CommandRegistry, ctx: ExtensionContext,
         else throw new Error(`this agent has no deploy step "${step.step}"`);
       } catch (err) {
         if (err instanceof AgentRestError) throw err;
-        throw deploymentError(`Unexpected exception performing deploy step ${step.step}. ${messageOf(err)}`);
+        throw deploymentError('deployStepFailed', { step: step.step, reason: messageOf(err) });
       }
       ctx.log(`Deploy step completed: ${step.step}`);
       return { deploy_result: result, deploy_step: step };

@@ -6,7 +6,7 @@
 import type { ImageInfo, PartitionUuids, PrepareImageParams } from '../../protocol/agent/commands.js';
 import { messageOf } from '../../shared/errors.js';
 import type { CommandRegistry } from '../api/command-registry.js';
-import { AgentRestError, commandExecutionError, configDriveError, imageDownloadError, imageWriteError, invalidCommandParams } from '../api/errors.js';
+import { AgentRestError, configDriveError, imageDownloadError, imageWriteError, invalidCommandParams, toAgentError } from '../api/errors.js';
 import { chooseRootDisk } from '../deploy-host.js';
 import { decodeConfigDrive, writeConfigDrive } from '../disk/config-drive.js';
 import { withDisk } from '../disk/disk-target.js';
@@ -23,7 +23,8 @@ export interface StandbyState {
   cachedImageId: string | null;
 }
 
-async function fetchText(ctx: ExtensionContext, url: string, what: string, imageId: string): Promise<Buffer> {
+/** The file at `url` (a checksum file or a config drive of image `imageId`), with the download retries. */
+async function fetchText(ctx: ExtensionContext, url: string, what: 'checksumFileDownloadFailed' | 'configDriveDownloadFailed', imageId: string): Promise<Buffer> {
   let last = '';
   for (let n = 0; n <= ctx.download.retries; n++) {
     try {
@@ -37,7 +38,7 @@ async function fetchText(ctx: ExtensionContext, url: string, what: string, image
     }
     if (n < ctx.download.retries) await new Promise((r) => setTimeout(r, ctx.download.retryIntervalMs));
   }
-  throw imageDownloadError(imageId, `${what}: ${last}`);
+  throw imageDownloadError(what, { image: imageId, url, reason: last });
 }
 
 /**
@@ -49,22 +50,22 @@ export async function prepareImage(ctx: ExtensionContext, state: StandbyState, p
   const configdrive = params.configdrive ?? info.configdrive ?? null;
   const disks = await ctx.host.disks();
   const root = chooseRootDisk(disks, ctx.node());
-  if (!root.path) throw imageWriteError(`Disk ${root.name} has no backing file on this simulated machine (ipa-simulated-disk); it cannot be written.`);
+  if (!root.path) throw imageWriteError('simulatedDiskNoFile', { disk: root.name });
   const device = root.name;
   if (info.image_type === 'partition') {
-    throw invalidCommandParams(`Image ${info.id} is a partition image; this agent writes whole-disk images only.`);
+    throw invalidCommandParams('imagePartitionImage', { image: info.id });
   }
   if (info.disk_format && info.disk_format !== 'raw') {
-    throw invalidCommandParams(`Image ${info.id} has disk_format ${info.disk_format}; this agent writes raw images only: have the conductor convert it to raw (force_raw_images).`);
+    throw invalidCommandParams('imageNotRaw', { image: info.id, format: info.disk_format });
   }
   if (state.cachedImageId !== info.id) {
     const expected = expectedChecksum(info, ctx.allowMd5());
     if (checksumIsUrl(expected)) {
-      const text = (await fetchText(ctx, expected.value, `checksum file ${expected.value}`, info.id)).toString('utf8');
+      const text = (await fetchText(ctx, expected.value, 'checksumFileDownloadFailed', info.id)).toString('utf8');
       try {
         expected.value = pickChecksum(text, info.urls[0] as string, expected.value);
       } catch (err) {
-        throw imageDownloadError(expected.value, messageOf(err));
+        throw imageDownloadError('imageDownloadFailed', { image: expected.value, reason: messageOf(err) });
       }
     }
     const started = Date.now();
@@ -81,7 +82,7 @@ export async function prepareImage(ctx: ExtensionContext, state: StandbyState, p
   try {
     rootUuid = await withDisk(root.path, async (disk) => {
       if (configdrive) {
-        const raw = /^https?:\/\//i.test(configdrive) ? await fetchText(ctx, configdrive, `config drive ${configdrive}`, info.id) : configdrive;
+        const raw = /^https?:\/\//i.test(configdrive) ? await fetchText(ctx, configdrive, 'configDriveDownloadFailed', info.id) : configdrive;
         const placed = await writeConfigDrive(disk, decodeConfigDrive(raw));
         ctx.log(`config drive written to ${device} partition ${placed.partition} (${placed.table}, ${placed.created ? 'new' : 'existing'}, ${placed.size} bytes at ${placed.offset})`);
       }
@@ -90,7 +91,7 @@ export async function prepareImage(ctx: ExtensionContext, state: StandbyState, p
     });
   } catch (err) {
     if (err instanceof AgentRestError) throw err;
-    throw configDriveError(`Failed to create config drive on disk ${device}. Error: ${messageOf(err)}`);
+    throw configDriveError('configDriveFailed', { disk: device, reason: messageOf(err) });
   }
   state.partitionUuids = { 'root uuid': rootUuid };
   return `image (${info.id}) written to device ${device} root_uuid=${rootUuid}`;
@@ -129,7 +130,7 @@ export function registerStandby(registry: CommandRegistry, ctx: ExtensionContext
       try {
         await ctx.host.sync();
       } catch (err) {
-        throw commandExecutionError(messageOf(err));
+        throw toAgentError(err);
       }
       return null;
     },

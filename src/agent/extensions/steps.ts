@@ -51,7 +51,7 @@ async function eachDisk(ctx: ExtensionContext, what: string, fn: (path: string) 
       failures.push(`${d.name}: ${messageOf(err)}`);
     }
   }
-  if (failures.length) throw blockDeviceEraseError(`${what} failed on ${failures.join('; ')}`);
+  if (failures.length) throw blockDeviceEraseError('eraseFailed', { step: what, failures: failures.join('; ') });
 }
 
 /** Zeroes partition tables and signatures at both ends of every disk. */

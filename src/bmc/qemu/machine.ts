@@ -22,7 +22,7 @@
  * Every boot answers iPXE's 2 s "Press Ctrl-B" prompt with a key press (ipxe-prompt.ts).
  */
 import { copyFileSync, existsSync, mkdirSync, openSync, closeSync, ftruncateSync, rmSync, statSync } from 'node:fs';
-import { IngotError } from '../../shared/errors.js';
+import { fail } from '../../shared/errors.js';
 import { BootState } from '../boot-events.js';
 import { NO_FAULTS, type BootEvent, type Machine, type MachinePower, type VirtualMediaState } from '../machine.js';
 import { bootOrder, CDROM_ID, localMediaPath, qemuArgs, qemuPaths, type QemuPaths } from './command-line.js';
@@ -117,7 +117,7 @@ export function qemuMachine(spec: QemuMachineSpec): QemuMachine {
   };
 
   const start = async (): Promise<void> => {
-    if (closed) throw new IngotError('PowerStateFailure', `QEMU machine ${resolved.name} is closed`);
+    if (closed) throw fail('qemuMachineClosed', { machine: resolved.name });
     prepareFiles();
     // The boot device is decided (and a one-time override consumed) when the command line is built, so
     // an override set while QEMU starts applies to the next boot, not half to this one.
@@ -139,7 +139,7 @@ export function qemuMachine(spec: QemuMachineSpec): QemuMachine {
     if (closed) {
       await p.stop(QUIT_GRACE_MS);
       removeRunFiles();
-      throw new IngotError('DriverOperationError', `QEMU machine ${resolved.name} was closed while starting`);
+      throw fail('qemuClosedWhileStarting', { machine: resolved.name });
     }
     proc = p;
     p.qmp.onEvent((event) => onEvent(p, event));
@@ -182,7 +182,7 @@ export function qemuMachine(spec: QemuMachineSpec): QemuMachine {
     pid: () => alive()?.pid ?? null,
     qmp: <T>(command: string, args?: Record<string, unknown>) => {
       const p = alive();
-      if (!p) return Promise.reject(new IngotError('PowerStateFailure', `QEMU machine ${resolved.name} has no running QEMU`));
+      if (!p) return Promise.reject(fail('qemuNotRunning', { machine: resolved.name }));
       return p.qmp.execute<T>(command, args);
     },
     power: () =>
@@ -197,7 +197,7 @@ export function qemuMachine(spec: QemuMachineSpec): QemuMachine {
       }),
     act: (action) =>
       serial(async () => {
-        if (closed) throw new IngotError('PowerStateFailure', `QEMU machine ${resolved.name} is closed`);
+        if (closed) throw fail('qemuMachineClosed', { machine: resolved.name });
         if (machine.faults.hang_power) return;
         const p = alive();
         const current = p ? await status(p) : null;

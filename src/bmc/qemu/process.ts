@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
-import { IngotError } from '../../shared/errors.js';
+import { fail } from '../../shared/errors.js';
 import { connectQmp, type QmpClient } from './qmp.js';
 
 /** What to start and where its files go. */
@@ -26,8 +26,6 @@ export interface QemuExit {
   code: number | null;
   signal: NodeJS.Signals | null;
 }
-
-const INSTALL_HINT = 'apt-get install qemu-system-x86 qemu-utils';
 
 /** QEMU children still running; killed (by their PIDs) if this process exits without closing them. */
 const live = new Set<ChildProcess>();
@@ -100,9 +98,9 @@ export class QemuProcess {
       child.once('error', (err) => resolve(err));
     });
     if (spawned) {
-      const code = (spawned as NodeJS.ErrnoException).code;
-      const why = code === 'ENOENT' ? `not found (${INSTALL_HINT})` : `could not be started: ${spawned.message} (${INSTALL_HINT})`;
-      throw new IngotError('DriverOperationError', `QEMU binary "${spec.binary}" ${why}`, { cause: spawned });
+      const options = { cause: spawned };
+      if ((spawned as NodeJS.ErrnoException).code === 'ENOENT') throw fail('qemuBinaryNotFound', { binary: spec.binary }, options);
+      throw fail('qemuBinaryNotStarted', { binary: spec.binary, reason: spawned.message }, options);
     }
     track(child);
     const gone = new AbortController();
@@ -119,8 +117,9 @@ export class QemuProcess {
         await exited;
       }
       const { code, signal } = await exited;
-      const status = exitedEarly ? `exited (code ${code ?? '-'}, signal ${signal ?? '-'})` : `did not answer on QMP (${(err as Error).message}); killed`;
-      throw new IngotError('DriverOperationError', `QEMU ${status} while starting; last lines of ${spec.logPath}:\n${logTail(spec.logPath)}`, { cause: err });
+      const log = { log: spec.logPath, tail: logTail(spec.logPath) };
+      if (exitedEarly) throw fail('qemuExitedWhileStarting', { code: code ?? '-', signal: signal ?? '-', ...log }, { cause: err });
+      throw fail('qemuNoQmpWhileStarting', { reason: (err as Error).message, ...log }, { cause: err });
     }
   }
 

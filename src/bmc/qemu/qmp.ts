@@ -7,7 +7,7 @@
  */
 import { connect as netConnect, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { IngotError } from '../../shared/errors.js';
+import { errorMessage, fail, IngotError } from '../../shared/errors.js';
 
 /** One asynchronous QMP event (e.g. SHUTDOWN, RESET, STOP, RESUME, POWERDOWN). */
 export interface QmpEvent {
@@ -29,7 +29,8 @@ export class QmpError extends IngotError {
     readonly qmpClass: string,
     readonly desc: string,
   ) {
-    super('DriverOperationError', `QMP ${command} failed: ${qmpClass}: ${desc}`);
+    const { code, message } = errorMessage('qmpCommandFailed', { command, qmpClass, desc });
+    super(code, message);
   }
 }
 
@@ -52,10 +53,13 @@ function waitSignal(options: QmpWaitOptions | undefined, fallbackMs: number): Ab
   return options?.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
 }
 
-function abortError(signal: AbortSignal, what: string): IngotError {
+/** The error of a wait that `signal` ended: for a QMP step (a command or the greeting), or for connecting to `path`. */
+function abortError(signal: AbortSignal, what: { step: string } | { path: string }): IngotError {
   const reason: unknown = signal.reason;
-  const detail = reason instanceof Error && reason.name === 'TimeoutError' ? 'timed out' : 'was aborted';
-  return new IngotError('DriverOperationError', `QMP ${what} ${detail}`, { cause: reason });
+  const timedOut = reason instanceof Error && reason.name === 'TimeoutError';
+  const options = { cause: reason };
+  if ('path' in what) return timedOut ? fail('qmpConnectTimedOut', what, options) : fail('qmpConnectAborted', what, options);
+  return timedOut ? fail('qmpTimedOut', what, options) : fail('qmpAborted', what, options);
 }
 
 interface Pending {
@@ -84,9 +88,9 @@ export class QmpClient {
     this.endedPromise = new Promise((resolve) => {
       socket.once('close', () => {
         this.ended = true;
-        const err = new IngotError('DriverOperationError', 'QMP connection closed');
+        const err = fail('qmpClosed');
         this.greetingWaiter?.reject(err);
-        for (const p of this.pending.values()) p.reject(new IngotError('DriverOperationError', `QMP ${p.command}: connection closed before the reply`));
+        for (const p of this.pending.values()) p.reject(fail('qmpClosedBeforeReply', { command: p.command }));
         this.pending.clear();
         for (const l of this.closeListeners) l();
         resolve();
@@ -106,11 +110,11 @@ export class QmpClient {
     const greeting = await this.withAbort(
       new Promise<QmpGreeting>((resolve, reject) => {
         if (this.greeting) resolve(this.greeting);
-        else if (this.ended) reject(new IngotError('DriverOperationError', 'QMP connection closed before the greeting'));
+        else if (this.ended) reject(fail('qmpClosedBeforeGreeting'));
         else this.greetingWaiter = { resolve, reject };
       }),
       signal,
-      'greeting',
+      { step: 'greeting' },
     );
     await this.execute('qmp_capabilities', undefined, { signal });
     return greeting;
@@ -121,14 +125,14 @@ export class QmpClient {
    * {@link QmpError}. The default timeout is 10 s.
    */
   async execute<T = unknown>(command: string, args?: Record<string, unknown>, options?: QmpWaitOptions): Promise<T> {
-    if (this.ended) throw new IngotError('DriverOperationError', `QMP ${command}: connection closed`);
+    if (this.ended) throw fail('qmpCommandAfterClose', { command });
     const signal = waitSignal(options, DEFAULT_TIMEOUT_MS);
     const id = this.nextId++;
     const reply = new Promise<unknown>((resolve, reject) => this.pending.set(id, { command, resolve, reject }));
     const message = args === undefined ? { execute: command, id } : { execute: command, arguments: args, id };
     this.socket.write(`${JSON.stringify(message)}\n`);
     try {
-      return (await this.withAbort(reply, signal, command)) as T;
+      return (await this.withAbort(reply, signal, { step: command })) as T;
     } finally {
       this.pending.delete(id);
     }
@@ -154,7 +158,7 @@ export class QmpClient {
     clearTimeout(timer);
   }
 
-  private withAbort<T>(promise: Promise<T>, signal: AbortSignal, what: string): Promise<T> {
+  private withAbort<T>(promise: Promise<T>, signal: AbortSignal, what: { step: string }): Promise<T> {
     if (signal.aborted) return Promise.reject(abortError(signal, what));
     return new Promise<T>((resolve, reject) => {
       const onAbort = () => reject(abortError(signal, what));
@@ -220,7 +224,7 @@ function connectOnce(path: string, signal: AbortSignal): Promise<Socket> {
     const socket = netConnect(path);
     const onAbort = () => {
       socket.destroy();
-      reject(abortError(signal, `connect to ${path}`));
+      reject(abortError(signal, { path }));
     };
     signal.addEventListener('abort', onAbort, { once: true });
     socket.once('connect', () => {
@@ -242,7 +246,7 @@ function connectOnce(path: string, signal: AbortSignal): Promise<Socket> {
 export async function connectQmp(path: string, options?: QmpConnectOptions): Promise<QmpClient> {
   const signal = waitSignal(options, DEFAULT_TIMEOUT_MS);
   for (;;) {
-    if (signal.aborted) throw abortError(signal, `connect to ${path}`);
+    if (signal.aborted) throw abortError(signal, { path });
     let socket: Socket;
     try {
       socket = await connectOnce(path, signal);
@@ -253,7 +257,7 @@ export async function connectQmp(path: string, options?: QmpConnectOptions): Pro
         continue;
       }
       if (err instanceof IngotError) throw err;
-      throw new IngotError('DriverOperationError', `QMP connect to ${path} failed: ${(err as Error).message}`, { cause: err });
+      throw fail('qmpConnectFailed', { path, reason: (err as Error).message }, { cause: err });
     }
     const client = new QmpClient(socket);
     try {

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { HardwareProfile } from '../../protocol/hardware/profile.js';
-import { IngotError } from '../../shared/errors.js';
+import { fail } from '../../shared/errors.js';
 import { isMac } from '../../shared/mac.js';
 import type { MachineFaults } from '../machine.js';
 
@@ -67,26 +67,26 @@ export function uuidFromName(name: string): string {
 
 /** Validates `spec` and fills in its defaults. */
 export function resolveSpec(spec: QemuMachineSpec): ResolvedQemuSpec {
-  const bad = (message: string) => new IngotError('InvalidParameterValue', `QEMU machine ${spec.name}: ${message}`);
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(spec.name)) throw bad('name must be letters, digits, ".", "_" or "-"');
-  if (!Number.isSafeInteger(spec.disk.sizeBytes) || spec.disk.sizeBytes <= 0) throw bad('disk.sizeBytes must be a positive integer');
+  const machine = spec.name;
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(spec.name)) throw fail('qemuNameInvalid', { machine });
+  if (!Number.isSafeInteger(spec.disk.sizeBytes) || spec.disk.sizeBytes <= 0) throw fail('qemuDiskSizeInvalid', { machine });
   const memoryMiB = spec.memoryMiB ?? 512;
   const cpus = spec.cpus ?? 1;
-  if (!Number.isInteger(memoryMiB) || memoryMiB < 16) throw bad('memoryMiB must be an integer of at least 16');
-  if (!Number.isInteger(cpus) || cpus < 1) throw bad('cpus must be a positive integer');
+  if (!Number.isInteger(memoryMiB) || memoryMiB < 16) throw fail('qemuMemoryInvalid', { machine });
+  if (!Number.isInteger(cpus) || cpus < 1) throw fail('qemuCpusInvalid', { machine });
   const nics = (spec.nics ?? []).map((nic) => ({ ...nic, mac: nic.mac.toLowerCase() }));
   for (const nic of nics) {
-    if (!isMac(nic.mac)) throw bad(`invalid MAC ${nic.mac}`);
-    if (nic.tap !== undefined && !/^[A-Za-z0-9._-]{1,15}$/.test(nic.tap)) throw bad(`invalid tap name ${nic.tap}`);
+    if (!isMac(nic.mac)) throw fail('qemuMacInvalid', { machine, mac: nic.mac });
+    if (nic.tap !== undefined && !/^[A-Za-z0-9._-]{1,15}$/.test(nic.tap)) throw fail('qemuTapInvalid', { machine, tap: nic.tap });
   }
   const uuid = (spec.uuid ?? uuidFromName(spec.name)).toLowerCase();
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(uuid)) throw bad(`invalid UUID ${uuid}`);
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(uuid)) throw fail('qemuUuidInvalid', { machine, uuid });
   const bootMode = spec.bootMode ?? 'bios';
   let ovmf: ResolvedQemuSpec['ovmf'] = null;
   if (bootMode === 'uefi') {
     ovmf = spec.ovmf ?? OVMF_CANDIDATES.find((c) => existsSync(c.code) && existsSync(c.vars)) ?? null;
     if (!ovmf || !existsSync(ovmf.code) || !existsSync(ovmf.vars)) {
-      throw new IngotError('InvalidParameterValue', `QEMU machine ${spec.name}: UEFI boot needs OVMF firmware (${ovmf?.code ?? OVMF_CANDIDATES.map((c) => c.code).join(' or ')} not found); apt-get install ovmf, or use bootMode "bios"`);
+      throw fail('qemuOvmfMissing', { machine, firmware: ovmf?.code ?? OVMF_CANDIDATES.map((c) => c.code).join(' or ') });
     }
   }
   return {

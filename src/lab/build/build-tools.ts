@@ -82,8 +82,8 @@ export function requireBuildTools(names: readonly BuildToolName[]): Record<strin
   }
   if (missing.length > 0) {
     const packages = [...new Set(missing.map((t) => t.package))].sort();
-    const what = missing.map((t) => `${t.file ?? t.name} (${t.package})`).join(', ');
-    throw fail('DriverOperationError', `Missing build tools: ${what}. Install them with: apt-get install -y ${packages.join(' ')}`);
+    const tools = missing.map((t) => `${t.file ?? t.name} (${t.package})`).join(', ');
+    throw fail('buildToolsMissing', { tools, packages: packages.join(' ') });
   }
   return found;
 }
@@ -107,6 +107,12 @@ export interface ToolOutput {
 
 const DEFAULT_TIMEOUT_MS = 120_000;
 
+/** A tool's command line as errors name it: the program's file name and its arguments. */
+const commandLine = (file: string, args: readonly string[]) => [path.basename(file), ...args].join(' ');
+
+/** The end of what a tool printed, on a line of its own after the error (nothing when it printed nothing). */
+const outputTail = (text: string) => (text ? `\n${text}` : '');
+
 /**
  * Runs `file args…` (no shell) and resolves with its output; rejects with DriverOperationError naming
  * the command, its exit status and the end of its stderr.
@@ -121,9 +127,12 @@ export function runTool(file: string, args: readonly string[], opts: RunToolOpti
       (err, stdout, stderr) => {
         if (!err) return resolve({ stdout, stderr });
         const e = err as NodeJS.ErrnoException & { killed?: boolean; code?: number | string };
-        const why = opts.signal?.aborted ? 'aborted' : e.killed ? `timed out after ${timeout} ms` : typeof e.code === 'number' ? `exit status ${e.code}` : e.message;
-        const tail = String(stderr || stdout).trim().split('\n').slice(-5).join('\n');
-        reject(fail('DriverOperationError', `${path.basename(file)} ${args.join(' ')}: ${why}${tail ? `\n${tail}` : ''}`, { cause: err }));
+        const values = { command: commandLine(file, args), output: outputTail(String(stderr || stdout).trim().split('\n').slice(-5).join('\n')) };
+        const options = { cause: err };
+        if (opts.signal?.aborted) reject(fail('toolAborted', values, options));
+        else if (e.killed) reject(fail('toolTimedOut', { ...values, ms: timeout }, options));
+        else if (typeof e.code === 'number') reject(fail('toolExited', { ...values, status: e.code }, options));
+        else reject(fail('toolNotRun', { ...values, reason: e.message }, options));
       },
     );
     if (opts.input !== undefined) child.stdin?.end(opts.input);
@@ -143,10 +152,12 @@ export async function pipeTool(file: string, args: readonly string[], input: str
     stderr = (stderr + d).slice(-4000);
   });
   const exited = new Promise<void>((resolve, reject) => {
-    child.on('error', (err) => reject(fail('DriverOperationError', `${path.basename(file)}: ${err.message}`, { cause: err })));
+    child.on('error', (err) => reject(fail('toolNotRun', { command: commandLine(file, args), reason: err.message, output: '' }, { cause: err })));
     child.on('close', (code, sig) => {
+      const values = { command: commandLine(file, args), output: outputTail(stderr.trim()) };
       if (code === 0) resolve();
-      else reject(fail('DriverOperationError', `${path.basename(file)} ${args.join(' ')}: ${sig ? `killed by ${sig}` : `exit status ${code}`}\n${stderr.trim()}`));
+      else if (sig) reject(fail('toolKilled', { ...values, signal: sig }));
+      else reject(fail('toolExited', { ...values, status: code ?? '-' }));
     });
   });
   child.stdin.on('error', () => {

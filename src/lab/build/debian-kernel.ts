@@ -39,8 +39,6 @@ export interface ResolveKernelOptions {
   signal?: AbortSignal;
 }
 
-const APT_HINT = 'run `apt-get update` (the host needs Debian package lists)';
-
 /**
  * The versioned kernel package and its version, from apt's package lists (no download): the
  * metapackage's `Depends: linux-image-<release> (= <version>)`, else that package's candidate version.
@@ -51,7 +49,7 @@ export async function resolveKernelPackage(opts: ResolveKernelOptions = {}): Pro
   // (Dir::Cache::pkgcache ""), so the metapackage's exact Depends saves the second run.
   const show = async (name: string): Promise<string> => {
     const { stdout } = await runTool(tools['apt-cache']!, ['show', '--no-all-versions', name], { signal: opts.signal, timeoutMs: 60_000 }).catch((err: Error) => {
-      throw fail('DriverOperationError', `apt-cache does not know ${name}: ${APT_HINT}. ${err.message}`);
+      throw fail('aptPackageUnknown', { package: name, reason: err.message });
     });
     return stdout;
   };
@@ -61,13 +59,13 @@ export async function resolveKernelPackage(opts: ResolveKernelOptions = {}): Pro
   if (!/^linux-image-\d/.test(wanted)) {
     const depends = /^Depends:(.*)$/m.exec(text)?.[1] ?? '';
     const dep = /(linux-image-\d[^\s,(|]*)(?:\s*\(=\s*([^)\s]+)\))?/.exec(depends);
-    if (!dep) throw fail('DriverOperationError', `${wanted} depends on no versioned linux-image package (Depends: ${depends.trim() || 'none'})`);
+    if (!dep) throw fail('kernelMetapackageUnversioned', { package: wanted, depends: depends.trim() || 'none' });
     name = dep[1]!;
     if (dep[2]) return { name, version: dep[2] };
     text = await show(name);
   }
   const version = /^Version:\s*(\S+)/m.exec(text)?.[1];
-  if (!version) throw fail('DriverOperationError', `apt-cache show ${name} printed no Version: ${APT_HINT}`);
+  if (!version) throw fail('aptPackageNoVersion', { package: name });
   return { name, version };
 }
 
@@ -117,16 +115,16 @@ export async function fetchDebianKernel(opts: FetchKernelOptions): Promise<Debia
     // the target directory; downloading as root into our own directory is what we want.
     const sandbox = process.getuid?.() === 0 ? ['-o', 'APT::Sandbox::User=root'] : [];
     await runTool(tools['apt-get']!, [...sandbox, '-o', 'DPkg::Lock::Timeout=300', 'download', `${pkg.name}=${pkg.version}`], { cwd: tmp, signal: opts.signal, timeoutMs: 600_000 }).catch((err: Error) => {
-      throw fail('DriverOperationError', `Downloading ${pkg.name} ${pkg.version} failed (${APT_HINT}, and check the host reaches its Debian mirror): ${err.message}`);
+      throw fail('kernelDownloadFailed', { package: pkg.name, version: pkg.version, reason: err.message });
     });
     const deb = (await readdir(tmp)).find((f) => f.endsWith('.deb'));
-    if (!deb) throw fail('DriverOperationError', `apt-get download ${pkg.name}=${pkg.version} left no .deb in ${tmp}`);
+    if (!deb) throw fail('kernelDownloadNoDeb', { package: pkg.name, version: pkg.version, dir: tmp });
     log(`downloaded ${deb} (${((await stat(path.join(tmp, deb))).size / 1e6).toFixed(1)} MB) in ${Date.now() - started} ms`);
     const root = path.join(tmp, 'root');
     await runTool(tools['dpkg-deb']!, ['-x', path.join(tmp, deb), root], { signal: opts.signal, timeoutMs: 600_000 });
     await rm(path.join(tmp, deb));
     const releases = await readdir(path.join(root, 'lib', 'modules')).catch(() => [] as string[]);
-    if (releases.length !== 1) throw fail('DriverOperationError', `${pkg.name} holds ${releases.length} kernel releases under lib/modules (expected one)`);
+    if (releases.length !== 1) throw fail('kernelReleaseCount', { package: pkg.name, count: releases.length });
     const release = releases[0]!;
     await runTool(tools.depmod!, ['-b', root, release], { signal: opts.signal, timeoutMs: 300_000 });
     await writeFile(path.join(tmp, MANIFEST), `${JSON.stringify({ name: pkg.name, version: pkg.version, release }, null, 2)}\n`);
@@ -141,6 +139,6 @@ export async function fetchDebianKernel(opts: FetchKernelOptions): Promise<Debia
     await rm(tmp, { recursive: true, force: true });
   }
   const done = await readUnpacked(dir);
-  if (!done) throw fail('DriverOperationError', `unpacking ${pkg.name} into ${dir} did not complete`);
+  if (!done) throw fail('kernelUnpackIncomplete', { package: pkg.name, dir });
   return done;
 }

@@ -43,9 +43,9 @@ export function moduleLoadOrder(deps: ModuleDeps, names: readonly string[], buil
   const seen = new Set<string>();
   const visit = (file: string, via: string[]): void => {
     if (seen.has(file)) return;
-    if (via.includes(file)) throw fail('InvalidParameterValue', `modules.dep has a dependency cycle: ${[...via, file].join(' -> ')}`);
+    if (via.includes(file)) throw fail('modulesDepCycle', { cycle: [...via, file].join(' -> ') });
     const own = byFile.get(file);
-    if (!own) throw fail('InvalidParameterValue', `modules.dep names ${file} as a dependency but has no line for it`);
+    if (!own) throw fail('modulesDepLineMissing', { file });
     for (const dep of [...own].reverse()) visit(dep, [...via, file]);
     seen.add(file);
     order.push(file);
@@ -57,7 +57,7 @@ export function moduleLoadOrder(deps: ModuleDeps, names: readonly string[], buil
     if (entry) visit(entry.file, []);
     else if (!builtin.has(name)) unknown.push(raw);
   }
-  if (unknown.length > 0) throw fail('InvalidParameterValue', `The kernel has no module ${unknown.join(', ')} (neither in modules.dep nor built in)`);
+  if (unknown.length > 0) throw fail('kernelModulesUnknown', { modules: unknown.join(', ') });
   return order;
 }
 

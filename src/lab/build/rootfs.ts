@@ -21,7 +21,7 @@ export function parseLdd(text: string): string[] {
     if (line === '') continue;
     const arrow = /^(\S+)\s+=>\s+(.*)$/.exec(line);
     if (arrow) {
-      if (/^not found/.test(arrow[2]!)) throw fail('DriverOperationError', `ldd: ${arrow[1]} not found`);
+      if (/^not found/.test(arrow[2]!)) throw fail('lddLibraryNotFound', { library: arrow[1]! });
       const file = /^(\/\S+)/.exec(arrow[2]!)?.[1];
       if (file) files.push(file);
     } else if (line.startsWith('/')) {

@@ -3,7 +3,7 @@
  * `ip` with a deadline.
  */
 import { execFile } from 'node:child_process';
-import { fail } from '../../shared/errors.js';
+import { errorMessage, fail } from '../../shared/errors.js';
 import { findProgram } from '../build/build-tools.js';
 
 /** A binary the lab needs and the Debian command that installs it. */
@@ -25,14 +25,14 @@ export const LAB_TOOLS: readonly LabTool[] = [
  */
 export function requireLabTools(tools: readonly LabTool[] = LAB_TOOLS): Record<string, string> {
   const problems: string[] = [];
-  if (process.getuid?.() !== 0) problems.push('a lab creates network namespaces and taps: run it as root');
+  if (process.getuid?.() !== 0) problems.push(errorMessage('labNeedsRoot').message);
   const found: Record<string, string> = {};
   for (const tool of tools) {
     const file = findProgram(tool.name);
     if (file) found[tool.name] = file;
-    else problems.push(`${tool.name} is not installed: ${tool.hint}`);
+    else problems.push(errorMessage('labToolMissing', { tool: tool.name, hint: tool.hint }).message);
   }
-  if (problems.length > 0) throw fail('DriverOperationError', `The lab cannot run here:\n  ${problems.join('\n  ')}`);
+  if (problems.length > 0) throw fail('labCannotRun', { problems: problems.join('\n  ') });
   return found;
 }
 
@@ -50,7 +50,8 @@ export function ipTry(args: readonly string[]): Promise<IpResult> {
   return new Promise((resolve, reject) => {
     execFile('ip', args, { timeout: IP_TIMEOUT_MS, killSignal: 'SIGKILL', encoding: 'utf8' }, (err, stdout, stderr) => {
       if (err && typeof err.code !== 'number') {
-        reject(fail('DriverOperationError', `ip ${args.join(' ')}: ${err.message}${(err as NodeJS.ErrnoException).code === 'ENOENT' ? ` (${LAB_TOOLS[0]!.hint})` : ''}`));
+        const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';
+        reject(missing ? fail('labToolMissing', { tool: 'ip', hint: LAB_TOOLS[0]!.hint }) : fail('ipNotRun', { args: args.join(' '), reason: err.message }));
         return;
       }
       resolve({ code: err ? (err.code as number) : 0, stdout, stderr });
@@ -61,7 +62,7 @@ export function ipTry(args: readonly string[]): Promise<IpResult> {
 /** Runs `ip <args>`; throws DriverOperationError with ip's message on failure. */
 export async function ip(...args: string[]): Promise<string> {
   const r = await ipTry(args);
-  if (r.code !== 0) throw fail('DriverOperationError', `ip ${args.join(' ')} failed: ${r.stderr.trim() || `exit ${r.code}`}`);
+  if (r.code !== 0) throw fail('ipFailed', { args: args.join(' '), reason: r.stderr.trim() || `exit ${r.code}` });
   return r.stdout;
 }
 

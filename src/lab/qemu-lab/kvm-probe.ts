@@ -9,6 +9,9 @@ import { accessSync, constants } from 'node:fs';
 import { fail } from '../../shared/errors.js';
 import { findProgram } from '../build/build-tools.js';
 import { TEST_IMAGE_BOOTED_MARKER } from '../test-image/index.js';
+import { LAB_TOOLS } from './host-tools.js';
+
+const QEMU = LAB_TOOLS.find((t) => t.name === 'qemu-system-x86_64')!;
 
 /** What the probe found. */
 export interface AccelProbe {
@@ -41,8 +44,8 @@ export async function probeAccel(opts: AccelProbeOptions): Promise<AccelProbe> {
       return result(false, '/dev/kvm is missing or not usable');
     }
   }
-  const qemu = findProgram('qemu-system-x86_64');
-  if (!qemu) throw fail('DriverOperationError', 'qemu-system-x86_64 is not installed: apt-get install -y qemu-system-x86');
+  const qemu = findProgram(QEMU.name);
+  if (!qemu) throw fail('labToolMissing', { tool: QEMU.name, hint: QEMU.hint });
   const child = spawn(qemu, [
     '-accel', accel, '-m', '256', '-nodefaults', '-no-user-config', '-display', 'none', '-no-reboot',
     '-serial', 'stdio', '-monitor', 'none', '-drive', `file=${opts.image},format=raw,if=virtio,snapshot=on`,

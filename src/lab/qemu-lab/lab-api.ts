@@ -33,14 +33,15 @@ export class LabApi {
         });
       } catch (err) {
         this.signal?.throwIfAborted();
-        throw fail('DriverOperationError', `${method} ${this.base}${url}: ${(err as Error).message}${(err as Error).cause ? ` (${String((err as Error).cause)})` : ''}`);
+        const { message, cause } = err as Error;
+        throw fail('labApiUnreachable', { method, url: `${this.base}${url}`, reason: cause ? `${message} (${String(cause)})` : message });
       }
       const text = await res.text();
       if ((res.status === 409 || res.status === 503) && attempt < 50) {
         await new Promise((r) => setTimeout(r, 200));
         continue;
       }
-      if (!res.ok) throw fail('DriverOperationError', `${method} ${url}: HTTP ${res.status} ${text}`);
+      if (!res.ok) throw fail('labApiRefused', { method, path: url, status: res.status, body: text });
       return (text ? JSON.parse(text) : null) as T;
     }
   }
@@ -64,10 +65,10 @@ export class LabApi {
       const n = await this.node(ident);
       if (done(n)) return n;
       if (n.reservation === null && n.provision_state.endsWith('failed')) {
-        throw fail('DriverOperationError', `node ${n.name ?? ident} ended in ${n.provision_state}: ${n.last_error ?? ''}`);
+        throw fail('labNodeFailed', { node: n.name ?? ident, state: n.provision_state, error: n.last_error ?? '' });
       }
       if (Date.now() > deadline) {
-        throw fail('DriverOperationError', `node ${n.name ?? ident} did not settle within ${timeoutMs / 1000} s: ${n.provision_state}, power ${n.power_state ?? '?'}, last error ${n.last_error ?? 'none'}`);
+        throw fail('labNodeUnsettled', { node: n.name ?? ident, seconds: timeoutMs / 1000, state: n.provision_state, power: n.power_state ?? '?', error: n.last_error ?? 'none' });
       }
       this.signal?.throwIfAborted();
       await new Promise((r) => setTimeout(r, 250));
@@ -82,7 +83,7 @@ export async function waitForApi(base: string, timeoutMs: number, gone: () => st
   for (;;) {
     signal?.throwIfAborted();
     const why = gone();
-    if (why) throw fail('DriverOperationError', `ingot serve stopped before its API answered: ${why}`);
+    if (why) throw fail('labServeStopped', { reason: why });
     try {
       const res = await fetch(`${base}/v1`, { signal: AbortSignal.timeout(2000) });
       await res.arrayBuffer();
@@ -91,7 +92,7 @@ export async function waitForApi(base: string, timeoutMs: number, gone: () => st
     } catch (err) {
       last = (err as Error).message;
     }
-    if (Date.now() > deadline) throw fail('DriverOperationError', `The Ingot API at ${base} did not answer within ${timeoutMs / 1000} s (${last}).`);
+    if (Date.now() > deadline) throw fail('labApiSilent', { url: base, seconds: timeoutMs / 1000, last });
     await new Promise((r) => setTimeout(r, 200));
   }
 }

@@ -77,7 +77,7 @@ export async function labDown(opts: LabDownOptions): Promise<LabDownReport> {
   const ns = checkNamespaceName(state?.namespace ?? opts.namespace ?? DEFAULT_NAMESPACE);
   const nsExists = (await listNamespaces()).includes(ns);
   if (!state && nsExists && !opts.force) {
-    throw fail('InvalidState', `The namespace ${ns} exists but ${paths.state} does not record it: remove it with ingot lab down --force (its Ingot, QEMU and dnsmasq processes are stopped).`);
+    throw fail('labNamespaceUnrecorded', { namespace: ns, state: paths.state });
   }
   const report: LabDownReport = { hadState: state !== undefined, namespace: ns, stopped: [], namespaceDeleted: false, hostVethDeleted: false, removedFiles: [], warnings: [] };
   const graceMs = opts.graceMs ?? 15_000;

@@ -21,14 +21,14 @@ export interface LabNetwork {
 /** Throws InvalidState when `ns` exists or the host already holds the lab uplink address (another lab). */
 export async function checkNetworkFree(ns: string): Promise<void> {
   if ((await listNamespaces()).includes(ns)) {
-    throw fail('InvalidState', `The network namespace ${ns} exists already (a lab is up, or a crashed one was left): run ingot lab down first.`);
+    throw fail('labNamespaceExists', { namespace: ns });
   }
   const host = hostVethName(ns);
-  if (await linkExists(host)) throw fail('InvalidState', `The host interface ${host} exists already (left by an earlier lab): run ingot lab down first.`);
+  if (await linkExists(host)) throw fail('labHostLinkExists', { link: host });
   const taken = await ip('-o', 'addr', 'show', 'to', `${LAB_NET.hostUplinkAddress}/32`);
   if (taken.trim() !== '') {
     const dev = taken.trim().split(/\s+/)[1] ?? '?';
-    throw fail('InvalidState', `${LAB_NET.hostUplinkAddress} is on the host interface ${dev} already: another lab is up (one lab per host); run ingot lab down for it first.`);
+    throw fail('labUplinkTaken', { address: LAB_NET.hostUplinkAddress, link: dev });
   }
 }
 
@@ -90,7 +90,7 @@ async function shortOrphanRetries(ns: string): Promise<void> {
     execFile('ip', ['netns', 'exec', ns, 'sh', '-c', 'echo 1 > /proc/sys/net/ipv4/tcp_orphan_retries'], { timeout: 10_000 }, (err, _out, stderr) =>
       resolve({ code: err ? (typeof err.code === 'number' ? err.code : null) : 0, stderr: String(stderr) }));
   });
-  if (r.code !== 0) throw fail('DriverOperationError', `cannot set net.ipv4.tcp_orphan_retries in ${ns}: ${r.stderr.trim() || `exit ${r.code}`}`);
+  if (r.code !== 0) throw fail('labOrphanRetriesNotSet', { namespace: ns, reason: r.stderr.trim() || `exit ${r.code}` });
 }
 
 /** What {@link deleteLabNetwork} removed. */
@@ -120,7 +120,7 @@ export async function deleteLabNetwork(ns: string, hostVeth = hostVethName(ns), 
   let hostVethDeleted = false;
   if (await linkExists(hostVeth)) {
     const r = await ipTry(['link', 'del', 'dev', hostVeth]);
-    if (r.code !== 0 && (await linkExists(hostVeth))) throw fail('DriverOperationError', `ip link del ${hostVeth} failed: ${r.stderr.trim()}`);
+    if (r.code !== 0 && (await linkExists(hostVeth))) throw fail('ipFailed', { args: `link del dev ${hostVeth}`, reason: r.stderr.trim() || `exit ${r.code}` });
     hostVethDeleted = true;
   }
   return { namespaceDeleted, hostVethDeleted };

@@ -72,11 +72,11 @@ export async function readLabState(file: string): Promise<LabState | undefined> 
   try {
     doc = JSON.parse(text);
   } catch (err) {
-    throw fail('InvalidParameterValue', `${file} is not valid JSON (${(err as Error).message}); remove the lab with ingot lab down --force.`);
+    throw fail('labStateNotJson', { file, reason: (err as Error).message });
   }
   const s = doc as Partial<LabState> | null;
   if (!s || s.version !== 1 || typeof s.namespace !== 'string' || !Array.isArray(s.processes) || !Array.isArray(s.nodes)) {
-    throw fail('InvalidParameterValue', `${file} is not a lab state file written by ingot lab up; remove the lab with ingot lab down --force.`);
+    throw fail('labStateForeign', { file });
   }
   return s as LabState;
 }

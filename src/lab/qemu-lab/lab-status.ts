@@ -44,7 +44,7 @@ export interface LabStatus {
 export async function labStatus(dir: string, signal?: AbortSignal): Promise<LabStatus> {
   const paths = labPaths(dir);
   const state = await readLabState(paths.state);
-  if (!state) throw fail('InvalidParameterValue', `No lab in ${paths.dir} (${paths.state} is missing): start one with ingot lab up.`);
+  if (!state) throw fail('labNotFound', { dir: paths.dir, state: paths.state });
   const [namespaces, processes] = await Promise.all([
     listNamespaces(),
     Promise.all(state.processes.map(async (p) => ({

@@ -115,20 +115,20 @@ export async function labUp(opts: LabUpOptions): Promise<Lab> {
   const ns = checkNamespaceName(opts.namespace ?? DEFAULT_NAMESPACE);
   const ports: LabPorts = { ...DEFAULT_LAB_PORTS, ...opts.ports };
   const timeoutMs = opts.startTimeoutMs ?? 60_000;
-  if (!Number.isInteger(machines) || machines < 1 || machines > MAX_MACHINES) throw fail('InvalidParameterValue', `A lab has 1 to ${MAX_MACHINES} machines, not ${machines}.`);
-  if (!(share >= 0 && share <= 1)) throw fail('InvalidParameterValue', `The Redfish share must be between 0 and 1, not ${share}.`);
-  if (opts.ingot.length === 0) throw fail('MissingParameterValue', 'labUp needs the command that runs Ingot (ingot).');
+  if (!Number.isInteger(machines) || machines < 1 || machines > MAX_MACHINES) throw fail('labMachineCountInvalid', { max: MAX_MACHINES, machines });
+  if (!(share >= 0 && share <= 1)) throw fail('labRedfishShareInvalid', { share });
+  if (opts.ingot.length === 0) throw fail('labIngotCommandMissing');
   requireLabTools();
   for (const [what, file] of [['kernel', opts.kernel], ['initramfs', opts.initramfs]] as const) {
     const st = await stat(file).catch(() => undefined);
-    if (!st?.isFile()) throw fail('InvalidParameterValue', `The deploy ${what} ${file} is not a file.`);
+    if (!st?.isFile()) throw fail('labDeployFileMissing', { part: what, file });
   }
 
   await mkdir(opts.dir, { recursive: true });
   const paths = labPaths(await realpath(opts.dir));
   const present = new Set(await readdir(paths.dir));
   const left = labEntries(paths).filter((e) => present.has(path.basename(e)));
-  if (left.length > 0) throw fail('InvalidState', `${paths.dir} holds a lab already (${left.map((e) => path.basename(e)).join(', ')}): run ingot lab down first.`);
+  if (left.length > 0) throw fail('labDirInUse', { dir: paths.dir, entries: left.map((e) => path.basename(e)).join(', ') });
   await checkNetworkFree(ns);
 
   const started = Date.now();
@@ -216,7 +216,7 @@ export async function labUp(opts: LabUpOptions): Promise<Lab> {
     const api = new LabApi(state.urls.api, opts.signal);
     for (const node of state.nodes) {
       const entry = inventory.find((e) => e.name === node.name);
-      if (!entry) throw fail('DriverOperationError', `ingot bmc's inventory has no machine ${node.name}: see ${paths.bmcLog}`);
+      if (!entry) throw fail('labBmcMachineMissing', { machine: node.name, log: paths.bmcLog });
       const created = await api.call<{ uuid: string }>('POST', '/v1/nodes', {
         name: node.name,
         driver: node.driver,
@@ -284,7 +284,7 @@ async function spawnInNamespace(ns: string, argv: readonly string[], logFile: st
   }
   await new Promise<void>((resolve, reject) => {
     child.once('spawn', resolve);
-    child.once('error', (err) => reject(fail('DriverOperationError', `cannot start ${argv.join(' ')} in ${ns}: ${err.message}`)));
+    child.once('error', (err) => reject(fail('labSpawnFailed', { command: argv.join(' '), namespace: ns, reason: err.message })));
   });
   return child;
 }
@@ -303,8 +303,8 @@ async function waitForInventory(file: string, timeoutMs: number, gone: () => str
       }
     }
     const why = gone();
-    if (why) throw fail('DriverOperationError', `ingot bmc stopped before its emulators listened: ${why}`);
-    if (Date.now() > deadline) throw fail('DriverOperationError', `ingot bmc wrote no inventory to ${file} within ${timeoutMs / 1000} s.`);
+    if (why) throw fail('labBmcStopped', { reason: why });
+    if (Date.now() > deadline) throw fail('labBmcNoInventory', { file, seconds: timeoutMs / 1000 });
     await new Promise((r) => setTimeout(r, 100));
   }
 }

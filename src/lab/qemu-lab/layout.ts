@@ -94,7 +94,7 @@ export const DEFAULT_NAMESPACE = 'ingot-lab';
 /** Throws InvalidParameterValue unless `name` is a lab namespace name (`ingot-lab…`). */
 export function checkNamespaceName(name: string): string {
   if (!LAB_NAMESPACE_PATTERN.test(name)) {
-    throw fail('InvalidParameterValue', `The lab namespace must be named ingot-lab followed by up to 40 letters, digits, ".", "_" or "-", not "${name}".`);
+    throw fail('labNamespaceInvalid', { name });
   }
   return name;
 }
@@ -115,7 +115,7 @@ export function tapName(i: number): string {
 
 /** The MAC of VM `i` (0-based): 52:54:00:77:00:01 for the first. */
 export function vmMac(i: number): string {
-  if (!Number.isInteger(i) || i < 0 || i > 254) throw fail('InvalidParameterValue', `A lab holds at most 255 machines, not ${i + 1}.`);
+  if (!Number.isInteger(i) || i < 0 || i > 254) throw fail('labMachineCountInvalid', { max: 255, machines: i + 1 });
   return `52:54:00:77:00:${(i + 1).toString(16).padStart(2, '0')}`;
 }
 

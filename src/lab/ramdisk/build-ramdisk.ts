@@ -136,16 +136,14 @@ export type RamdiskInputOptions = Pick<BuildRamdiskOptions, 'agentBundle' | 'nod
 
 async function resolveInputs(opts: RamdiskInputOptions): Promise<ResolvedInputs> {
   const compression = opts.compression ?? RAMDISK_COMPRESSIONS[0]!;
-  if (!RAMDISK_COMPRESSIONS.includes(compression)) throw fail('InvalidParameterValue', `compression: "${String(compression)}" is not one of ${RAMDISK_COMPRESSIONS.join(', ')}`);
+  if (!RAMDISK_COMPRESSIONS.includes(compression)) throw fail('ramdiskCompressionUnknown', { compression: String(compression), choices: RAMDISK_COMPRESSIONS.join(', ') });
   const needed: BuildToolName[] = ['apt-cache', 'apt-get', 'dpkg-deb', 'depmod', 'ldd', 'busybox', 'lsblk', 'strip'];
   if (compression !== 'gzip') needed.push(compression);
   const tools = requireBuildTools(needed);
   const nodeBinary = opts.nodeBinary ?? process.execPath;
-  for (const [what, file] of [['agent bundle', opts.agentBundle], ['Node binary', nodeBinary]] as const) {
-    if (!(await stat(file).then((s) => s.isFile(), () => false))) {
-      throw fail('InvalidParameterValue', `The ${what} ${file} does not exist${what === 'agent bundle' ? ' (build it with `node scripts/bundle-agent.mjs`)' : ''}`);
-    }
-  }
+  const isFile = (file: string) => stat(file).then((s) => s.isFile(), () => false);
+  if (!(await isFile(opts.agentBundle))) throw fail('agentBundleMissing', { file: opts.agentBundle });
+  if (!(await isFile(nodeBinary))) throw fail('nodeBinaryMissing', { file: nodeBinary });
   const modules = [...RAMDISK_MODULES, ...(opts.extraModules ?? [])];
   const kernelPackage = await resolveKernelPackage({ kernelPackage: opts.kernelPackage, signal: opts.signal });
   const files = await hostFiles(tools, nodeBinary, opts.agentBundle, opts.signal);

@@ -70,13 +70,13 @@ export async function buildTestImage(opts: BuildTestImageOptions): Promise<TestI
   const started = Date.now();
   const log = opts.log ?? (() => {});
   const sizeMib = opts.sizeMib ?? DEFAULT_TEST_IMAGE_MIB;
-  if (!Number.isInteger(sizeMib) || sizeMib < MIN_TEST_IMAGE_MIB) throw fail('InvalidParameterValue', `sizeMib: ${sizeMib} is not a whole number of MiB ≥ ${MIN_TEST_IMAGE_MIB}`);
+  if (!Number.isInteger(sizeMib) || sizeMib < MIN_TEST_IMAGE_MIB) throw fail('testImageSizeInvalid', { size: sizeMib, min: MIN_TEST_IMAGE_MIB });
   const needed: BuildToolName[] = ['busybox', 'ldd', 'sfdisk', 'mkfs.fat', 'syslinux', 'mcopy', 'mbr.bin'];
   if (!opts.kernel) needed.push('apt-cache', 'apt-get', 'dpkg-deb', 'depmod');
   const tools = requireBuildTools(needed);
   let kernel = opts.kernel;
   if (!kernel) {
-    if (!opts.cacheDir) throw fail('MissingParameterValue', 'buildTestImage needs a kernel or a cacheDir to fetch Debian’s kernel into');
+    if (!opts.cacheDir) throw fail('testImageKernelMissing');
     kernel = await fetchDebianKernel({ cacheDir: opts.cacheDir, kernelPackage: opts.kernelPackage, log, signal: opts.signal });
   }
 
@@ -104,7 +104,7 @@ export async function buildTestImage(opts: BuildTestImageOptions): Promise<TestI
     const payload = (await stat(kernel.vmlinuz)).size + archived.bytes;
     // The FATs take at most ~1/128 of the partition; keep a MiB of slack.
     const room = (sizeMib - 1) * MIB * (1 - 1 / 64) - MIB;
-    if (payload > room) throw fail('InvalidParameterValue', `sizeMib: ${sizeMib} MiB is too small for the kernel and initramfs (${(payload / MIB).toFixed(1)} MiB)`);
+    if (payload > room) throw fail('testImageTooSmall', { size: sizeMib, payload: (payload / MIB).toFixed(1) });
 
     // The disk: a sparse file with an MBR, one bootable FAT16 (LBA, type 0x0e) or FAT32 (LBA, type 0x0c)
     // partition from 1 MiB to the end.
