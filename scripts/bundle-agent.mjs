@@ -1,14 +1,27 @@
 // Bundles the ramdisk agent into one CommonJS script, dist/ingot-agent.cjs, that runs on plain Node with
 // no node_modules: everything it imports is bundled except Node's own `node:` modules. The build fails
 // if anything else would stay external. `--outfile <path>` writes elsewhere (tests).
+// The error messages are those of the agent (src/shared/messages/agent-bundle.ts), not the server's.
 // NOTE: CommonJS, not an ES module: in a ramdisk under QEMU's TCG, Node starts the same bundle 0.3–0.9 s
 // sooner as CommonJS (it skips the ES module loader), on every network boot.
 import { chmod } from 'node:fs/promises';
+import path from 'node:path';
 import process from 'node:process';
 import { build } from 'esbuild';
 
 const at = process.argv.indexOf('--outfile');
 const outfile = at > 0 && process.argv[at + 1] ? process.argv[at + 1] : 'dist/ingot-agent.cjs';
+
+/** Resolves shared/messages/index.js to the agent's own message table (see the header). */
+const agentMessages = {
+  name: 'agent-messages',
+  setup(b) {
+    b.onResolve({ filter: /\/messages\/index\.js$/ }, (args) => {
+      if (!args.importer.endsWith(path.join('src', 'shared', 'errors.ts'))) return undefined;
+      return { path: path.resolve(args.resolveDir, 'messages', 'agent-bundle.ts') };
+    });
+  },
+};
 
 const result = await build({
   entryPoints: ['src/agent/main-entry.ts'],
@@ -23,6 +36,7 @@ const result = await build({
   metafile: true,
   banner: { js: '#!/usr/bin/env node' },
   logLevel: 'warning',
+  plugins: [agentMessages],
 });
 
 const externals = new Set();

@@ -8,6 +8,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, it, expect } from 'vitest';
 import type { InspectionPayload } from '../../src/protocol/agent/inventory.js';
+import { MESSAGES as AGENT_BUNDLE_MESSAGES } from '../../src/shared/messages/agent-bundle.js';
+import { MESSAGES } from '../../src/shared/messages/index.js';
 import { simulatedProfile } from '../../src/bmc/profiles.js';
 import { PROFILE, command, fakeConductor } from './deploy-peers.js';
 
@@ -42,6 +44,18 @@ describe('bundled agent', () => {
     const specifiers = [...text.matchAll(/(?:^|\n)\s*import\s[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|require\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1] ?? m[2] ?? m[3]);
     expect(specifiers.length).toBeGreaterThan(0);
     expect(specifiers.filter((s) => !s?.startsWith('node:'))).toEqual([]);
+  });
+
+  it('carries the messages it can raise, and not the server\'s', async () => {
+    const text = await readFile(bundle, 'utf8');
+    // Every message id of Ingot that the bundle names as a string must be in the agent's table.
+    const named = Object.keys(MESSAGES).filter((id) => text.includes(`"${id}"`));
+    expect(named.length).toBeGreaterThan(10);
+    expect(named.filter((id) => !Object.hasOwn(AGENT_BUNDLE_MESSAGES, id))).toEqual([]);
+    // The server's tables stay out (their texts would be dead weight in the ramdisk).
+    const serverOnly = Object.entries(MESSAGES).filter(([id]) => !Object.hasOwn(AGENT_BUNDLE_MESSAGES, id));
+    expect(serverOnly.length).toBeGreaterThan(0);
+    expect(serverOnly.filter(([, spec]) => text.includes(JSON.stringify(spec.text)))).toEqual([]);
   });
 
   it('prints its usage with --help', async () => {

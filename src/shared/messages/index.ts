@@ -6,7 +6,6 @@
  * are messages under their own name, with the text of the code table; the others are grouped by the
  * folder of `src/` that raises them, one file each. Imports only the code table.
  */
-import { ERRORS, type ErrorCode } from '../error-codes.js';
 import { AGENT_MESSAGES } from './agent.js';
 import { API_MESSAGES } from './api.js';
 import { BMC_MESSAGES } from './bmc.js';
@@ -23,23 +22,9 @@ import { LAB_MESSAGES } from './lab.js';
 import { MAIN_MESSAGES } from './main.js';
 import { PROTOCOL_MESSAGES } from './protocol.js';
 import { SHARED_MESSAGES } from './shared.js';
-import type { MessageSpec } from './table.js';
+import { CODE_MESSAGES } from './code-messages.js';
 
 export type { MessageSpec, MessageTable } from './table.js';
-
-/** The codes of the table that carry a message of their own. */
-type CodeWithMessage = { [C in ErrorCode]: (typeof ERRORS)[C] extends { message: string } ? C : never }[ErrorCode];
-
-/** The message of each such code, under the code's name. */
-type CodeMessages = { readonly [C in CodeWithMessage]: { readonly code: C; readonly text: (typeof ERRORS)[C] extends { message: infer T extends string } ? T : never } };
-
-function codeMessages(): CodeMessages {
-  const out: Record<string, MessageSpec> = {};
-  for (const [code, spec] of Object.entries(ERRORS) as [ErrorCode, { message?: string }][]) {
-    if (spec.message !== undefined) out[code] = { code, text: spec.message };
-  }
-  return out as CodeMessages;
-}
 
 /** The tables by the folder of `src/` that raises them (a test checks that no id is in two). */
 export const MESSAGE_TABLES = {
@@ -63,7 +48,7 @@ export const MESSAGE_TABLES = {
 
 /** Every message by id. */
 export const MESSAGES = {
-  ...codeMessages(),
+  ...CODE_MESSAGES,
   ...AGENT_MESSAGES,
   ...API_MESSAGES,
   ...BMC_MESSAGES,
