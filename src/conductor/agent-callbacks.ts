@@ -36,10 +36,6 @@ const LOCK_RETRY_MS = 2000;
 /** A heartbeat as the agent sends it (`POST /v1/heartbeat/{node}`). */
 export type AgentHeartbeat = HeartbeatRequest;
 
-function notFound(what: string): Error {
-  return fail('NodeNotFound', `Node ${what} could not be found.`);
-}
-
 /**
  * Finds the node for an agent: by `nodeUuid`, or by its MAC addresses (the node's ports); it must be in a
  * state an agent serves. NodeNotFound when none or several match — the agent retries — and NodeLocked
@@ -54,14 +50,14 @@ export async function lookupAgentNode(ctx: ConductorContext, macs: readonly stri
     for (const mac of macs) for (const p of await ctx.store.ports.list({ address: mac.toLowerCase() }, { limit: 10 })) ids.add(p.node_id);
     const candidates = await Promise.all([...ids].map((id) => ctx.store.nodes.getById(id)));
     const serving = candidates.filter((n) => lookupAllowed(ctx, n));
-    if (serving.length !== 1) throw notFound(`with addresses ${macs.join(',')}`);
+    if (serving.length !== 1) throw fail('agentLookupNoNode', { macs: macs.join(',') });
     uuid = (serving[0] as Node).uuid;
   }
   // A flow that just moved the node into its wait state may still hold the lock for a moment.
   return withTask(ctx, uuid, { retryMs: LOCK_RETRY_MS }, async (task) => {
     const node = task.node;
     if (!lookupAllowed(ctx, node)) {
-      throw fail('NodeNotFound', `Node ${node.uuid} is in provision state "${node.provision_state}", in which no agent serves it.`);
+      throw fail('agentLookupStateNotServed', { node: node.uuid, state: node.provision_state });
     }
     let token = HIDDEN_AGENT_TOKEN;
     if (typeof node.driver_internal_info.agent_secret_token !== 'string') {
@@ -87,10 +83,10 @@ export async function agentHeartbeat(ctx: ConductorContext, ident: string, hb: A
   try {
     const dii = task.node.driver_internal_info;
     if (!agentTokenMatches(dii.agent_secret_token, hb.agent_token ?? '')) {
-      throw fail('InvalidParameterValue', `Invalid or missing agent token received for node ${task.node.uuid}.`);
+      throw fail('agentTokenInvalid', { node: task.node.uuid });
     }
     if (typeof dii.agent_url === 'string' && dii.agent_url !== hb.callback_url) {
-      throw fail('InvalidParameterValue', 'Detected change in ramdisk provided "callback_url".');
+      throw fail('agentCallbackUrlChanged');
     }
     const recorded: JsonObject = { ...dii, agent_url: hb.callback_url, agent_last_heartbeat: isoTime(ctx.clock.now()) };
     if (hb.agent_version) recorded.agent_version = hb.agent_version;

@@ -56,7 +56,7 @@ function instanceChecksum(ctx: ConductorContext, node: Readonly<Node>): { algo?:
 export async function agentImageFor(ctx: ConductorContext, node: Readonly<Node>, signal: AbortSignal): Promise<AgentImage> {
   const info = node.instance_info;
   const source = text(info.image_source);
-  if (!source) throw fail('MissingParameterValue', `Node ${node.uuid} is missing instance_info.image_source.`);
+  if (!source) throw fail('imageSourceMissing', { node: node.uuid });
   const checksum = instanceChecksum(ctx, node);
   const diskFormat = text(info.image_disk_format) || null;
   const direct = isHttpUrl(source) && (diskFormat === null || diskFormat === 'raw') && ctx.images.download_source === 'http';
@@ -75,17 +75,14 @@ export async function agentImageFor(ctx: ConductorContext, node: Readonly<Node>,
   }
   const env = ctx.boot;
   if (!env || !env.config.http_url) {
-    throw fail(
-      'ConfigInvalid',
-      `The image ${source} of node ${node.uuid} must be served to the agent by Ingot (a file:// or ${diskFormat ?? 'non-raw'} image, or images.download_source = local), which needs the HTTP boot server: set [boot] http_enabled and http_url.`,
-    );
+    throw fail('imageNeedsHttpServer', { source, node: node.uuid, format: diskFormat ?? 'non-raw' });
   }
   let cached: { path: string };
   try {
     const request = checksum ? { checksum: checksum.algo && !isHttpUrl(checksum.value) ? `${checksum.algo}:${checksum.value}` : checksum.value } : {};
     cached = await env.images.linkForNode(`${node.uuid}.instance`, { url: source, forceRaw: true, signal, ...request });
   } catch (err) {
-    throw fail('DriverOperationError', `Could not prepare the image ${source} of node ${node.uuid}: ${messageOf(err)}`, { cause: err });
+    throw fail('imagePrepareFailed', { source, node: node.uuid, reason: messageOf(err) }, { cause: err });
   }
   const served = nodeFile(env.config.http_root_dir, node, SERVED_IMAGE_LABEL);
   await mkdir(path.dirname(served), { recursive: true });
@@ -117,6 +114,6 @@ async function configDriveFor(ctx: ConductorContext, node: Readonly<Node>, signa
   try {
     return await storedConfigDrive(input, { node: { uuid: node.uuid, name: node.name }, signal, maxBytes: Math.min(MAX_CONFIG_DRIVE_BYTES, ctx.images.max_configdrive_size_mib * 1024 * 1024) });
   } catch (err) {
-    throw fail('InvalidParameterValue', `The config drive of node ${node.uuid} cannot be used: ${messageOf(err)}`, { cause: err });
+    throw fail('configDriveUnusable', { node: node.uuid, reason: messageOf(err) }, { cause: err });
   }
 }

@@ -34,17 +34,17 @@ async function enroll(ctx: ConductorContext, bmcAddresses: readonly (string | nu
     for await (const node of eachNode(ctx, {})) {
       const shared = bmcHosts(node).find((h) => addresses.includes(h));
       if (shared) {
-        throw fail('InspectionLookupFailed', `The machine with BMC address ${shared} belongs to node ${node.uuid}, which is not being inspected (provision state ${node.provision_state}); start its inspection instead.`);
+        throw fail('discoveredBmcTaken', { address: shared, node: node.uuid, state: node.provision_state });
       }
     }
   }
   // A second post of a machine just enrolled finds its node by MAC once the ports exist; until then its BMC address (above) or its MACs here.
   for (const mac of macs) {
     const [port] = await ctx.store.ports.list({ address: mac.toLowerCase() }, { limit: 1 });
-    if (port) throw fail('InspectionLookupFailed', `The machine's MAC ${mac} belongs to node ${(await ctx.store.nodes.getById(port.node_id)).uuid}, which is not being inspected; start its inspection instead.`);
+    if (port) throw fail('discoveredMacTaken', { mac, node: (await ctx.store.nodes.getById(port.node_id)).uuid });
   }
   if (!ctx.registry.hardwareTypes().includes(driver)) {
-    throw fail('ConfigInvalid', `inspector.auto_discovery.driver: hardware type "${driver}" is not enabled (conductor.enabled_hardware_types: ${ctx.registry.hardwareTypes().join(', ')}).`);
+    throw fail('discoveryDriverNotEnabled', { driver, enabled: ctx.registry.hardwareTypes().join(', ') });
   }
   const addressKey = Object.keys(ctx.registry.properties(driver)).find((k) => k.endsWith('_address'));
   const driverInfo: JsonObject = addressKey && addresses[0] ? { [addressKey]: addresses[0] } : {};

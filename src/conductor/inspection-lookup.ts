@@ -69,12 +69,12 @@ export async function lookupInspectedNode(ctx: ConductorContext, keys: LookupKey
       if (bmcHosts(node).some((h) => bmc.has(h))) byBmc.set(node.id, node);
     }
   }
-  const tried = `MACs ${macs.length ? macs.join(', ') : '(none)'}; BMC addresses ${bmc.size ? [...bmc].join(', ') : '(none)'}`;
+  const tried = { macs: macs.length ? macs.join(', ') : '(none)', bmcs: bmc.size ? [...bmc].join(', ') : '(none)' };
 
   if (keys.nodeUuid) {
     const named = await ctx.store.nodes.get(keys.nodeUuid);
     if (byMac.size > 0 && !byMac.has(named.id)) {
-      throw fail('InspectionLookupAmbiguous', `The inspection data names node ${named.uuid}, but its ${[...byMac.values()].flat().join(', ')} belong to another node.`);
+      throw fail('inspectionNamesOtherNode', { node: named.uuid, keys: [...byMac.values()].flat().join(', ') });
     }
     return checkInspecting(named);
   }
@@ -82,27 +82,27 @@ export async function lookupInspectedNode(ctx: ConductorContext, keys: LookupKey
   // decides when no MAC is known, or contradicts the MACs when it points at exactly one other node.
   if (byMac.size > 1) {
     const which = await Promise.all([...byMac].map(async ([id, by]) => `${(await ctx.store.nodes.getById(id)).uuid} (${by.join(', ')})`));
-    throw fail('InspectionLookupAmbiguous', `The inspection data matches ${byMac.size} nodes: ${which.join('; ')}. Fix the ports so that one node matches.`);
+    throw fail('inspectionMatchesNodes', { count: byMac.size, nodes: which.join('; ') });
   }
   if (byMac.size === 1) {
     const [id, by] = [...byMac][0] as [number, string[]];
     const other = byBmc.size === 1 && !byBmc.has(id) ? ([...byBmc.values()][0] as Node) : null;
     if (other) {
       const node = await ctx.store.nodes.getById(id);
-      throw fail('InspectionLookupAmbiguous', `The inspection data matches 2 nodes: ${node.uuid} (${by.join(', ')}); ${other.uuid} (BMC address ${bmcHosts(other).find((h) => bmc.has(h))}). Fix the ports or BMC addresses so that one node matches.`);
+      throw fail('inspectionMacAndBmcDisagree', { node: node.uuid, keys: by.join(', '), other: other.uuid, bmc: String(bmcHosts(other).find((h) => bmc.has(h))) });
     }
     return checkInspecting(byBmc.get(id) ?? (await ctx.store.nodes.getById(id)));
   }
   if (byBmc.size === 1) return checkInspecting([...byBmc.values()][0] as Node);
   if (byBmc.size > 1) {
-    throw fail('InspectionLookupAmbiguous', `The BMC address of the inspection data belongs to ${byBmc.size} nodes being inspected (${[...byBmc.values()].map((n) => n.uuid).join(', ')}) and no MAC is known (${tried}). Create the node's ports first.`);
+    throw fail('inspectionBmcShared', { count: byBmc.size, nodes: [...byBmc.values()].map((n) => n.uuid).join(', '), ...tried });
   }
-  throw fail('InspectionLookupFailed', `No node being inspected matches the inspection data (${tried}).`);
+  throw fail('inspectionNoMatch', tried);
 }
 
 function checkInspecting(node: Node): Node {
   if (!INSPECTING.includes(node.provision_state)) {
-    throw fail('InvalidState', `Node ${node.uuid} is not being inspected (provision state ${node.provision_state}); start an inspection first.`);
+    throw fail('nodeNotInspecting', { node: node.uuid, state: node.provision_state });
   }
   return node;
 }

@@ -14,7 +14,7 @@
  * on the side that has it, naming the method and the place. An optional argument left out (undefined)
  * is simply absent from `params`.
  */
-import { ERRORS, fail, IngotError, type ErrorCode } from '../shared/errors.js';
+import { ERRORS, errorMessage, fail, IngotError, type ErrorCode } from '../shared/errors.js';
 import { jsonProblem, type Json } from '../shared/json.js';
 import type { Logger } from '../shared/logger.js';
 import type { ConductorClient } from './client.js';
@@ -107,6 +107,12 @@ const INVALID_PARAMS = -32602;
 /** What the client of a failed call sees when the failure was not an IngotError (as the API answers one). */
 const INTERNAL_MESSAGE = 'Internal server error; see the server log.';
 
+/**
+ * An error the conductor answered, rebuilt on the calling side: its code and the message as the
+ * conductor rendered it (as Ironic's JSON-RPC client re-raises the exception class with the message).
+ */
+export class ConductorCallError extends IngotError {}
+
 const isMethod = (m: unknown): m is ConductorMethod => typeof m === 'string' && Object.hasOwn(PARAMS, m);
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -121,20 +127,20 @@ export function jsonConductorClient(send: ConductorSend): ConductorClient {
   let nextId = 1;
   const call = async (method: ConductorMethod, args: unknown[]): Promise<unknown> => {
     const names: readonly string[] = PARAMS[method];
-    if (args.length > names.length) throw fail('Internal', `The conductor call ${method} takes ${names.length} arguments, not ${args.length}.`);
+    if (args.length > names.length) throw fail('conductorCallTooManyArgs', { method, count: names.length, given: args.length });
     const params: { [name: string]: Json } = {};
     args.forEach((arg, i) => {
       if (arg === undefined) return;
       const name = names[i] as string;
       const problem = jsonProblem(arg, name);
-      if (problem) throw fail('Internal', `The conductor call ${method} cannot be sent as JSON: ${problem}.`);
+      if (problem) throw fail('conductorCallNotSerialisable', { method, problem });
       params[name] = arg as Json;
     });
     const request: ConductorRequest = { jsonrpc: '2.0', id: nextId++, method, params };
     const answer = JSON.parse(await send(JSON.stringify(request))) as ConductorResponse;
     if ('error' in answer) {
       const code = answer.error.data?.class;
-      throw new IngotError(typeof code === 'string' && Object.hasOwn(ERRORS, code) ? code : 'Internal', String(answer.error.message));
+      throw new ConductorCallError(typeof code === 'string' && Object.hasOwn(ERRORS, code) ? code : 'Internal', String(answer.error.message));
     }
     return answer.result === null ? undefined : answer.result;
   };
@@ -143,8 +149,9 @@ export function jsonConductorClient(send: ConductorSend): ConductorClient {
   return client as unknown as ConductorClient;
 }
 
-function errorAnswer(id: number | null, code: number, cls: ErrorCode, message: string): string {
-  const answer: ConductorResponse = { jsonrpc: '2.0', id, error: { code, message, data: { class: cls } } };
+/** The answer of a failed call: `error` is an {@link IngotError} or a rendered message (`errorMessage`). */
+function errorAnswer(id: number | null, code: number, error: { code: ErrorCode; message: string }): string {
+  const answer: ConductorResponse = { jsonrpc: '2.0', id, error: { code, message: error.message, data: { class: error.code } } };
   return JSON.stringify(answer);
 }
 
@@ -158,28 +165,28 @@ export async function serveConductorCall(target: ConductorClient, requestText: s
   try {
     request = JSON.parse(requestText);
   } catch {
-    return errorAnswer(null, PARSE_ERROR, 'Internal', 'The conductor call is not JSON.');
+    return errorAnswer(null, PARSE_ERROR, errorMessage('conductorRequestNotJson'));
   }
   if (!isPlainObject(request) || request.jsonrpc !== '2.0' || typeof request.id !== 'number' || !isPlainObject(request.params)) {
-    return errorAnswer(null, INVALID_REQUEST, 'Internal', 'The conductor call is not a JSON-RPC 2.0 request with named params.');
+    return errorAnswer(null, INVALID_REQUEST, errorMessage('conductorRequestNotRpc'));
   }
   const { id, method, params } = request;
-  if (!isMethod(method)) return errorAnswer(id, METHOD_NOT_FOUND, 'Internal', `The conductor has no call ${JSON.stringify(method)}.`);
+  if (!isMethod(method)) return errorAnswer(id, METHOD_NOT_FOUND, errorMessage('conductorMethodUnknown', { method: JSON.stringify(method) ?? 'undefined' }));
   const names: readonly string[] = PARAMS[method];
   const unknown = Object.keys(params).filter((k) => !names.includes(k));
-  if (unknown.length > 0) return errorAnswer(id, INVALID_PARAMS, 'Internal', `The conductor call ${method} takes no parameter ${unknown.join(', ')}.`);
+  if (unknown.length > 0) return errorAnswer(id, INVALID_PARAMS, errorMessage('conductorParamsUnknown', { method, params: unknown.join(', ') }));
   const args = names.map((n) => (Object.hasOwn(params, n) ? params[n] : undefined));
   try {
     // The table names the method and its parameters; the arguments are the JSON the caller typed.
     const result: unknown = await (target[method] as (...a: unknown[]) => Promise<unknown>).apply(target, args);
     const problem = result === undefined ? null : jsonProblem(result, 'the answer');
-    if (problem) throw fail('Internal', `The answer of the conductor call ${method} cannot be sent as JSON: ${problem}.`);
+    if (problem) throw fail('conductorAnswerNotSerialisable', { method, problem });
     const answer: ConductorResponse = { jsonrpc: '2.0', id, result: (result ?? null) as Json };
     return JSON.stringify(answer);
   } catch (err) {
-    if (err instanceof IngotError) return errorAnswer(id, err.status, err.code, err.message);
+    if (err instanceof IngotError) return errorAnswer(id, err.status, err);
     logger?.error({ err, method }, 'conductor call failed');
-    return errorAnswer(id, ERRORS.Internal.status, 'Internal', INTERNAL_MESSAGE);
+    return errorAnswer(id, ERRORS.Internal.status, { code: 'Internal', message: INTERNAL_MESSAGE });
   }
 }
 

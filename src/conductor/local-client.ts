@@ -36,10 +36,11 @@ export class LocalConductorClient implements ConductorClient {
     const group = values.conductor_group ?? '';
     const fields = this.ctx.registry.resolve(values.driver, values, group);
     if (!this.ctx.rings.hostFor({ uuid: values.uuid ?? '', driver: values.driver, conductor_group: group })) {
-      throw fail('NoValidHost', `No valid host was found. Reason: No conductor service registered which supports driver ${values.driver} for conductor group "${group}".`);
+      // NOTE: the reason reads as the driver registry's (drivers/registry.ts) for the same refusal.
+      throw fail('NoValidHost', { reason: `No conductor service registered which supports driver ${values.driver} for conductor group "${group}".` });
     }
     const state = values.provision_state ?? S.ENROLL;
-    if (!CREATE_STATES.has(state)) throw fail('InvalidParameterValue', `A node can only be created in state enroll or available, not "${state}".`);
+    if (!CREATE_STATES.has(state)) throw fail('nodeCreateState', { state });
     return this.ctx.store.nodes.create({ ...values, ...fields, provision_state: state, provision_updated_at: values.provision_updated_at ?? isoTime(this.ctx.clock.now()) });
   }
 
@@ -60,13 +61,13 @@ export class LocalConductorClient implements ConductorClient {
     const task = await Task.acquire(this.ctx, ident);
     try {
       const node = task.node;
-      if (node.protected) throw fail('NodeProtected', `Node ${node.uuid} is protected and cannot be undeployed, rebuilt or deleted`);
-      if (!node.maintenance && node.instance_uuid) throw fail('NodeAssociated', `Node ${node.uuid} is associated with instance ${node.instance_uuid}.`);
+      if (node.protected) throw fail('NodeProtected', { node: node.uuid });
+      if (!node.maintenance && node.instance_uuid) throw fail('NodeAssociated', { node: node.uuid, instance: node.instance_uuid });
       const allowed = this.ctx.config.allow_deleting_available_nodes ? [...DELETE_ALLOWED_STATES, S.AVAILABLE] : [...DELETE_ALLOWED_STATES];
       if (!node.maintenance && !allowed.includes(node.provision_state)) {
         // The list is printed as Ironic prints it (a Python tuple), so messages match the reference.
         const valid = `(${allowed.map((s) => `'${s}'`).join(', ')})`;
-        throw fail('InvalidState', `Can not delete node "${node.uuid}" while it is in provision state "${node.provision_state}". Valid provision states to perform deletion are: "${valid}", or set the node into maintenance mode`);
+        throw fail('nodeDeleteState', { node: node.uuid, state: node.provision_state, valid });
       }
       if (node.console_enabled) await task.driver.console.stopConsole(task.driverTask()).catch(() => undefined);
       await this.ctx.store.nodes.delete(node.uuid);
@@ -117,7 +118,7 @@ export class LocalConductorClient implements ConductorClient {
       const dt = task.driverTask();
       await task.driver.management.validate(dt);
       const supported = await task.driver.management.getSupportedBootDevices(dt);
-      if (!supported.includes(device)) throw fail('InvalidParameterValue', `Invalid boot device ${device} specified. Supported: ${supported.join(', ')}.`);
+      if (!supported.includes(device)) throw fail('invalidBootDevice', { device, supported: supported.join(', ') });
       await task.driver.management.setBootDevice(dt, device, persistent);
       await task.save();
     });
@@ -205,7 +206,7 @@ export class LocalConductorClient implements ConductorClient {
       const current = task.node.traits;
       if (current.includes(trait)) return;
       if (current.length >= MAX_TRAITS) {
-        throw fail('InvalidParameterValue', `Could not add trait ${trait} to node ${task.node.uuid}: it already has the maximum of ${MAX_TRAITS} traits.`);
+        throw fail('traitLimitReached', { trait, node: task.node.uuid, max: MAX_TRAITS });
       }
       await this.ctx.store.nodes.setTraits(task.node.id, [...current, trait]);
     });
@@ -213,7 +214,7 @@ export class LocalConductorClient implements ConductorClient {
 
   async removeTrait(ident: string, trait: string): Promise<void> {
     await withTask(this.ctx, ident, {}, async (task) => {
-      if (!task.node.traits.includes(trait)) throw fail('TraitNotFound', `Node ${task.node.uuid} doesn't have a trait '${trait}'`);
+      if (!task.node.traits.includes(trait)) throw fail('TraitNotFound', { node: task.node.uuid, trait });
       await this.ctx.store.nodes.setTraits(task.node.id, task.node.traits.filter((t) => t !== trait));
     });
   }
@@ -264,7 +265,7 @@ export class LocalConductorClient implements ConductorClient {
   async getDriver(name: string): Promise<DriverInfo> {
     const hosts = (await this.hostsByDriver()).get(name);
     if (!hosts || !this.ctx.registry.hardwareTypes().includes(name)) {
-      throw fail('DriverNotFound', `Could not find the following driver(s) or hardware type(s): ${name}.`);
+      throw fail('DriverNotFound', { driver_name: name });
     }
     return this.describe(name, hosts);
   }

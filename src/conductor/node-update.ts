@@ -20,7 +20,7 @@ const ALWAYS_UPDATABLE = new Set(['maintenance', 'maintenance_reason', 'fault'])
 export function checkNodeUpdate(registry: DriverRegistry, node: Node, changes: NodeChanges): NodeChanges {
   const out: NodeChanges = { ...changes };
   for (const key of NOT_UPDATABLE) {
-    if (key in out) throw fail('InvalidParameterValue', `The node field "${key}" cannot be updated directly.`);
+    if (key in out) throw fail('nodeFieldReadOnly', { field: key });
   }
   const changed = Object.keys(out).filter((k) => JSON.stringify(out[k as keyof NodeChanges]) !== JSON.stringify(node[k as keyof Node]));
   const maintenance = out.maintenance ?? node.maintenance;
@@ -28,7 +28,7 @@ export function checkNodeUpdate(registry: DriverRegistry, node: Node, changes: N
 
   if (!node.maintenance && !maintenance && !STABLE_STATES.includes(state) && !UPDATE_ALLOWED_STATES.includes(state)) {
     if (changed.some((k) => !ALWAYS_UPDATABLE.has(k))) {
-      throw fail('InvalidState', `Node ${node.uuid} can not be updated while a state transition is in progress.`);
+      throw fail('nodeInTransition', { node: node.uuid });
     }
   }
 
@@ -36,7 +36,7 @@ export function checkNodeUpdate(registry: DriverRegistry, node: Node, changes: N
   const ifaceChanged = changed.filter((k) => ifaceKeys.includes(k));
   if (ifaceChanged.length > 0) {
     if (!INTERFACE_UPDATE_STATES.includes(state) && !node.maintenance) {
-      throw fail('InvalidState', `Node ${node.uuid} can not have ${ifaceChanged[0]} updated unless it is in one of allowed (${INTERFACE_UPDATE_STATES.join(', ')}) states or in maintenance mode.`);
+      throw fail('nodeInterfaceUpdateState', { node: node.uuid, field: ifaceChanged[0] as string, states: INTERFACE_UPDATE_STATES.join(', ') });
     }
     const driver = out.driver ?? node.driver;
     const driverChanged = driver !== node.driver;
@@ -52,24 +52,24 @@ export function checkNodeUpdate(registry: DriverRegistry, node: Node, changes: N
   }
 
   if (out.instance_uuid && node.instance_uuid && out.instance_uuid !== node.instance_uuid) {
-    throw fail('NodeAssociated', `Node ${node.uuid} is associated with instance ${node.instance_uuid}.`);
+    throw fail('NodeAssociated', { node: node.uuid, instance: node.instance_uuid });
   }
 
   const isProtected = out.protected ?? node.protected;
   if (out.protected === true && !node.protected && state !== S.ACTIVE && state !== S.RESCUE) {
-    throw fail('InvalidState', `Node ${node.uuid} can only be made protected in provision states "active" and "rescue", the current state is "${state}".`);
+    throw fail('nodeProtectState', { node: node.uuid, state });
   }
   if (!isProtected) {
-    if (out.protected_reason) throw fail('InvalidParameterValue', `Cannot set protected_reason on node ${node.uuid} without setting protected to true.`);
+    if (out.protected_reason) throw fail('reasonWithoutFlag', { field: 'protected_reason', node: node.uuid, flag: 'protected' });
     if (node.protected_reason !== null || out.protected === false) out.protected_reason = null;
   }
 
   const retired = out.retired ?? node.retired;
   if (out.retired === true && !node.retired && state === S.AVAILABLE) {
-    throw fail('InvalidState', `Node ${node.uuid} can not have "retired" set in provision state "available", the current state is "${state}". Move it to manageable first.`);
+    throw fail('nodeRetireState', { node: node.uuid, state });
   }
   if (!retired) {
-    if (out.retired_reason) throw fail('InvalidParameterValue', `Cannot set retired_reason on node ${node.uuid} without setting retired to true.`);
+    if (out.retired_reason) throw fail('reasonWithoutFlag', { field: 'retired_reason', node: node.uuid, flag: 'retired' });
     if (node.retired_reason !== null || out.retired === false) out.retired_reason = null;
   }
 
@@ -77,7 +77,7 @@ export function checkNodeUpdate(registry: DriverRegistry, node: Node, changes: N
     out.maintenance_reason = null;
     out.fault = null;
   } else if (!maintenance && out.maintenance_reason) {
-    throw fail('InvalidParameterValue', `Cannot set maintenance_reason on node ${node.uuid} without setting maintenance to true.`);
+    throw fail('reasonWithoutFlag', { field: 'maintenance_reason', node: node.uuid, flag: 'maintenance' });
   }
   return out;
 }

@@ -17,7 +17,7 @@ async function checkPortgroup(ctx: ConductorContext, node: Node, portgroupId: nu
   if (portgroupId === null || portgroupId === undefined) return;
   const groups = await ctx.store.portgroups.list({ node_id: node.id }, { limit: 10_000 });
   if (!groups.some((g) => g.id === portgroupId)) {
-    throw fail('InvalidParameterValue', `Port group ${portgroupId} does not belong to node ${node.uuid}; a port can only join a port group of its own node.`);
+    throw fail('portgroupOfOtherNode', { portgroup: portgroupId, node: node.uuid });
   }
 }
 
@@ -50,11 +50,13 @@ export async function updatePort(ctx: ConductorContext, uuid: string, changes: P
   return withTask(ctx, await nodeUuid(ctx, port.node_id), {}, async (task) => {
     const node = task.node;
     if ((node.provision_state === S.ACTIVE || node.instance_uuid) && changed(port, changes, 'address') && !node.maintenance) {
-      throw fail('InvalidState', `Cannot update hardware address for port ${port.uuid} as node ${node.uuid} is active or has instance UUID assigned`);
+      throw fail('portAddressLocked', { port: port.uuid, node: node.uuid });
     }
     const connectivity = CONNECTIVITY_FIELDS.filter((f) => changed(port, changes, f));
     if (connectivity.length > 0 && !(CONNECTIVITY_STATES.includes(node.provision_state) || node.maintenance)) {
-      throw fail('InvalidState', `Port ${port.uuid} can not have any connectivity attributes (${CONNECTIVITY_FIELDS.join(', ')}) updated unless node ${node.uuid} is in a ${CONNECTIVITY_STATES.join(', ')} state or in maintenance mode. The current state is ${node.provision_state}.`);
+      throw fail('portConnectivityLocked', {
+        port: port.uuid, fields: CONNECTIVITY_FIELDS.join(', '), node: node.uuid, states: CONNECTIVITY_STATES.join(', '), state: node.provision_state,
+      });
     }
     if (changes.node_id !== undefined && changes.node_id !== port.node_id) {
       const target = await ctx.store.nodes.getById(changes.node_id);
@@ -72,7 +74,7 @@ export async function destroyPort(ctx: ConductorContext, uuid: string): Promise<
   await withTask(ctx, await nodeUuid(ctx, port.node_id), {}, async (task) => {
     const vif = attachedVif(port);
     if (vif && !task.node.maintenance) {
-      throw fail('InvalidState', `Cannot delete the port ${port.uuid} as it is bound to VIF ${vif[0]} for ${vif[1]} use.`);
+      throw fail('portBoundToVif', { port: port.uuid, vif: vif[0], use: vif[1] });
     }
     await ctx.store.ports.delete(port.uuid);
   });
@@ -88,11 +90,11 @@ export async function updatePortgroup(ctx: ConductorContext, uuid: string, chang
     const node = task.node;
     if (changes.node_id !== undefined && changes.node_id !== group.node_id) {
       if (!CONNECTIVITY_STATES.includes(node.provision_state) && !node.maintenance) {
-        throw fail('InvalidState', `Portgroup ${group.uuid} can not be associated to node ${node.uuid} unless the node is in a ${CONNECTIVITY_STATES.join(', ')} state or in maintenance mode.`);
+        throw fail('portgroupMoveState', { portgroup: group.uuid, node: node.uuid, states: CONNECTIVITY_STATES.join(', ') });
       }
       const members = await ctx.store.ports.list({ portgroup_id: group.id }, { limit: 1 });
       if (members.length > 0) {
-        throw fail('PortgroupNotEmpty', `Portgroup ${group.uuid} can not be associated with node ${node.uuid} because there are ports associated with this portgroup.`);
+        throw fail('portgroupMoveHasPorts', { portgroup: group.uuid, node: node.uuid });
       }
     }
     return ctx.store.portgroups.update(group.uuid, changes);
@@ -104,7 +106,7 @@ export async function destroyPortgroup(ctx: ConductorContext, uuid: string): Pro
   await withTask(ctx, await nodeUuid(ctx, group.node_id), {}, async () => {
     const members = await ctx.store.ports.list({ portgroup_id: group.id }, { limit: 1 });
     if (members.length > 0) {
-      throw fail('PortgroupNotEmpty', `Cannot complete the requested action because portgroup ${group.uuid} contains ports.`);
+      throw fail('PortgroupNotEmpty', { portgroup: group.uuid });
     }
     await ctx.store.portgroups.delete(group.uuid);
   });

@@ -7,7 +7,7 @@
  * would power such a node off reboot it or leave it on instead (drivers/power-actions.ts), so they never
  * meet this refusal.
  */
-import { powerOffRefusal, powersOff, type Node } from '../domain/node.js';
+import { powersOff, type Node } from '../domain/node.js';
 import type { PowerInterface } from '../drivers/interfaces/power.js';
 import { fail } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';
@@ -35,7 +35,7 @@ export function refusingPowerOff(power: PowerInterface, node: () => Readonly<Nod
       const off = args.find((a): a is string => typeof a === 'string' && powersOff(a));
       if (n.disable_power_off && off !== undefined) {
         logger.error({ node: n.uuid }, `refusing to power off node ${n.uuid}: disable_power_off is set`);
-        return Promise.reject(fail('InvalidState', powerOffRefusal(n, off)));
+        return Promise.reject(fail('powerOffDisabled', { action: off, node: n.uuid }));
       }
       return (member as (...a: unknown[]) => unknown).apply(power, args);
     };

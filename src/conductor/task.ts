@@ -74,7 +74,7 @@ export class Task {
    * types this conductor does not).
    */
   static takeOver(ctx: ConductorContext, node: Node, host: string): Task {
-    if (node.reservation !== host) throw fail('NodeLocked', `Node ${node.uuid} is not reserved by conductor ${host}.`);
+    if (node.reservation !== host) throw fail('nodeNotReservedBy', { node: node.uuid, host });
     return new Task(ctx, node, false, host);
   }
 
@@ -100,7 +100,7 @@ export class Task {
 
   /** Records changes to persist at the next `save()` / `process()`. */
   set(changes: NodeChanges): void {
-    if (this.shared) throw fail('Internal', `node ${this.current.uuid}: a shared task cannot change the node.`);
+    if (this.shared) throw fail('sharedTaskWrite', { node: this.current.uuid });
     this.current = { ...this.current, ...changes } as Node;
     Object.assign(this.pending, changes);
   }
@@ -154,7 +154,7 @@ export class Task {
     const from = this.current.provision_state;
     const to = transition(from, event);
     if (!to) {
-      throw fail('InvalidStateRequested', `The requested action "${event}" can not be performed on node "${this.current.uuid}" while it is in state "${from}".`);
+      throw fail('InvalidStateRequested', { action: event, node: this.current.uuid, state: from });
     }
     const now = this.ctx.clock.now();
     const since = this.current.provision_updated_at ? Date.parse(this.current.provision_updated_at) : NaN;

@@ -12,7 +12,7 @@ export { MAX_TRAITS } from '../protocol/api/traits.js';
 export function limitTraits(nodeUuid: string, traits: readonly string[]): string[] {
   const unique = [...new Set(traits)];
   if (unique.length > MAX_TRAITS) {
-    throw fail('InvalidParameterValue', `Could not set traits for node ${nodeUuid}: at most ${MAX_TRAITS} traits are allowed, got ${unique.length}.`);
+    throw fail('traitsTooMany', { node: nodeUuid, max: MAX_TRAITS, count: unique.length });
   }
   return unique;
 }

@@ -59,15 +59,15 @@ export function createWorkerPool(size: number, logger: Logger, owner = 'conducto
       pool.reserve(name).start(job);
     },
     reserve(name) {
-      if (closed) throw fail('ConductorUnavailable', `The conductor ${owner} is shutting down and accepts no new work.`);
+      if (closed) throw fail('conductorShuttingDown', { host: owner });
       if (jobs.size + reserved >= size) {
-        throw fail('NoFreeConductorWorkers', 'Requested action cannot be performed due to lack of free conductor workers.');
+        throw fail('noFreeWorkers');
       }
       reserved++;
       let used = false;
       return {
         start(job) {
-          if (used) throw fail('Internal', `worker slot ${name} started twice`);
+          if (used) throw fail('workerSlotReused', { name });
           used = true;
           reserved--;
           const ctrl = new AbortController();

@@ -10,7 +10,7 @@ import { tableRepository } from './table-repository.js';
 
 /** `Chassis <ident> could not be found.` */
 export function chassisNotFound(ident: string | number) {
-  return fail('ChassisNotFound', `Chassis ${ident} could not be found.`);
+  return fail('ChassisNotFound', { chassis: ident });
 }
 
 const SORT: SortSpec = {
@@ -28,10 +28,10 @@ export function chassisRepository(ctx: RepoContext): ChassisRepository {
     columns: CHASSIS_SPEC,
     sort: SORT,
     notFound: chassisNotFound,
-    unique: { uuid: (v) => fail('ChassisAlreadyExists', `A chassis with UUID ${String(v.uuid)} already exists.`) },
+    unique: { uuid: (v) => fail('ChassisAlreadyExists', { uuid: String(v.uuid) }) },
     deleteOnlyIf: {
       condition: sql<SqlBool>`not exists (select 1 from nodes where nodes.chassis_id = chassis.id)`,
-      refused: (uuid) => fail('ChassisNotEmpty', `Cannot complete the requested action because chassis ${uuid} contains nodes.`),
+      refused: (uuid) => fail('ChassisNotEmpty', { chassis: uuid }),
     },
   });
   return {

@@ -12,7 +12,7 @@ import { tableRepository } from './table-repository.js';
 
 /** `Conductor <hostname> could not be found.` */
 export function conductorNotFound(hostname: string) {
-  return fail('ConductorNotFound', `Conductor ${hostname} could not be found.`);
+  return fail('ConductorNotFound', { conductor: hostname });
 }
 
 const SORT: SortSpec = {

@@ -16,7 +16,7 @@ const mapper = rowMapper<HistoryEvent>('history event', HISTORY_SPEC);
 
 /** `Node history record <uuid> could not be found.` */
 export function historyNotFound(uuid: string) {
-  return fail('HistoryNotFound', `Node history record ${uuid} could not be found.`);
+  return fail('HistoryNotFound', { history: uuid });
 }
 
 const SORT: SortSpec = {

@@ -19,12 +19,12 @@ const mapper = rowMapper<Node>('node', NODE_SPEC);
 
 /** `Node <ident> could not be found.` (Ironic's wording). */
 export function nodeNotFound(ident: string | number) {
-  return fail('NodeNotFound', `Node ${ident} could not be found.`);
+  return fail('NodeNotFound', { node: ident });
 }
 
 /** Ironic's NodeLocked message. */
 export function nodeLocked(uuid: string, holder: string) {
-  return fail('NodeLocked', `Node ${uuid} is locked by host ${holder}, please retry after the current operation is completed.`);
+  return fail('NodeLocked', { node: uuid, host: holder });
 }
 
 // The row version is internal: no sorting by it.
@@ -92,14 +92,12 @@ export function nodeRepository(ctx: RepoContext): NodeRepository {
   const { db } = ctx;
   const violations = (name: string | null | undefined, uuid: string, instance: string | null | undefined): ViolationMap => ({
     unique: (column) => {
-      if (column === 'name') return fail('DuplicateName', `A node with name ${name} already exists.`);
-      if (column === 'uuid') return fail('NodeAlreadyExists', `A node with UUID ${uuid} already exists.`);
-      if (column === 'instance_uuid') {
-        return fail('InstanceAssociated', `Instance ${instance} is already associated with a node, it cannot be associated with this other node ${uuid}`);
-      }
+      if (column === 'name') return fail('DuplicateName', { name: String(name) });
+      if (column === 'uuid') return fail('NodeAlreadyExists', { uuid });
+      if (column === 'instance_uuid') return fail('InstanceAssociated', { instance_uuid: String(instance), node: uuid });
       return undefined;
     },
-    foreignKey: () => fail('ChassisNotFound', 'The chassis of the node could not be found.'),
+    foreignKey: () => fail('nodeChassisMissing'),
   });
 
   /** After a conditional UPDATE matched nothing: NodeNotFound or NodeLocked naming the holder. */
@@ -107,7 +105,7 @@ export function nodeRepository(ctx: RepoContext): NodeRepository {
     const row = await db.selectFrom('nodes').select(['uuid', 'reservation']).where(column, '=', value).executeTakeFirst();
     if (!row) throw nodeNotFound(value);
     if (row.reservation !== null) throw nodeLocked(row.uuid, row.reservation);
-    throw fail('NodeLocked', `Node ${row.uuid} is not locked by host ${host ?? ''}; take the lock first.`);
+    throw fail('nodeNotLockedBy', { node: row.uuid, host: host ?? '' });
   }
 
   const byUuid = prepared(db, db.selectFrom('nodes').selectAll().where('uuid', '=', ''));

@@ -5,7 +5,7 @@
 import { Migrator } from 'kysely';
 import type { Clock } from '../shared/clock.js';
 import { isoTime, systemClock } from '../shared/clock.js';
-import { fail } from '../shared/errors.js';
+import { fail, messageOf } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';
 import { chassisRepository } from './chassis.js';
 import { conductorRepository } from './conductors.js';
@@ -44,7 +44,7 @@ async function openDialect(opts: OpenStoreOptions): Promise<StoreDialect> {
   const url = (opts.url ?? '').trim();
   if (url === '' || url.startsWith('sqlite:')) {
     const dataDir = url.startsWith('sqlite:') ? url.slice('sqlite:'.length).replace(/^\/\//, '') : (opts.dataDir ?? './ingot-data');
-    if (dataDir === '') throw fail('ConfigInvalid', `database.url "${url}" names no directory.`);
+    if (dataDir === '') throw fail('databaseUrlNoDirectory', { url });
     return openSqliteDialect({ dataDir, busyTimeoutMs: opts.busyTimeoutMs ?? 5000 });
   }
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
@@ -52,10 +52,7 @@ async function openDialect(opts: OpenStoreOptions): Promise<StoreDialect> {
     const { openPostgresDialect } = await import('./postgres-dialect.js');
     return openPostgresDialect({ url, poolSize: opts.poolSize ?? 10, logger: opts.logger });
   }
-  throw fail(
-    'ConfigInvalid',
-    `database.url "${redactUrl(url)}" is not supported: use a postgres:// or postgresql:// URL, or leave it empty for the embedded SQLite file.`,
-  );
+  throw fail('databaseUrlUnsupported', { url: redactUrl(url) });
 }
 
 /** Opens and migrates the store. Close it with `store.close()`. */
@@ -70,7 +67,7 @@ export async function openStore(opts: OpenStoreOptions = {}): Promise<Store> {
     }
     if (error) {
       const target = opts.url ? redactUrl(opts.url) : `SQLite in ${opts.dataDir ?? './ingot-data'}`;
-      throw fail('ConfigInvalid', `Cannot open the database (${target}): ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      throw fail('databaseOpenFailed', { target, reason: messageOf(error) }, { cause: error });
     }
   } catch (err) {
     await dialect.db.destroy().catch(() => {});

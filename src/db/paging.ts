@@ -32,11 +32,11 @@ export interface PagePlan {
 export async function planPage(ctx: RepoContext, spec: SortSpec, page: Page): Promise<PagePlan> {
   const key = page.sortKey ?? 'id';
   if (!spec.sortable.has(key)) {
-    throw fail('InvalidParameterValue', `The sort_key value "${key}" is an invalid field for sorting`);
+    throw fail('invalidSortKey', { key });
   }
   const dir = page.sortDir ?? 'asc';
   if (dir !== 'asc' && dir !== 'desc') {
-    throw fail('InvalidParameterValue', `Invalid sort direction: ${String(dir)}. Acceptable values are 'asc' or 'desc'`);
+    throw fail('invalidSortDirection', { dir: String(dir) });
   }
   const col = sql.ref(key);
   const nullable = key !== 'id' && !spec.notNull.has(key);

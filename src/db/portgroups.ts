@@ -11,7 +11,7 @@ import { tableRepository } from './table-repository.js';
 
 /** `Portgroup <ident> could not be found.` */
 export function portgroupNotFound(ident: string | number) {
-  return fail('PortgroupNotFound', `Portgroup ${ident} could not be found.`);
+  return fail('PortgroupNotFound', { portgroup: ident });
 }
 
 const SORT: SortSpec = {
@@ -32,14 +32,14 @@ export function portgroupRepository(ctx: RepoContext): PortgroupRepository {
     sort: SORT,
     notFound: portgroupNotFound,
     unique: {
-      name: (v) => fail('PortgroupAlreadyExists', `A portgroup with name ${String(v.name)} already exists.`),
-      address: (v) => fail('PortgroupAlreadyExists', `A portgroup with MAC address ${String(v.address)} already exists.`),
-      uuid: (v) => fail('PortgroupAlreadyExists', `A portgroup with UUID ${String(v.uuid)} already exists.`),
+      name: (v) => fail('portgroupNameExists', { name: String(v.name) }),
+      address: (v) => fail('portgroupAddressExists', { mac: String(v.address) }),
+      uuid: (v) => fail('PortgroupAlreadyExists', { uuid: String(v.uuid) }),
     },
-    foreignKey: () => fail('InvalidParameterValue', 'The node of the portgroup does not exist.'),
+    foreignKey: () => fail('portgroupNodeMissing'),
     deleteOnlyIf: {
       condition: sql<SqlBool>`not exists (select 1 from ports where ports.portgroup_id = portgroups.id)`,
-      refused: (uuid) => fail('PortgroupNotEmpty', `Cannot complete the requested action because portgroup ${uuid} contains ports.`),
+      refused: (uuid) => fail('PortgroupNotEmpty', { portgroup: uuid }),
     },
   });
   return {

@@ -10,7 +10,7 @@ import { tableRepository } from './table-repository.js';
 
 /** `Port <ident> could not be found.` */
 export function portNotFound(ident: string | number) {
-  return fail('PortNotFound', `Port ${ident} could not be found.`);
+  return fail('PortNotFound', { port: ident });
 }
 
 const SORT: SortSpec = {
@@ -29,11 +29,11 @@ export function portRepository(ctx: RepoContext): PortRepository {
     sort: SORT,
     notFound: portNotFound,
     unique: {
-      address: (v) => fail('MACAlreadyExists', `A port with MAC address ${String(v.address)} already exists.`),
-      uuid: (v) => fail('PortAlreadyExists', `A port with UUID ${String(v.uuid)} already exists.`),
-      name: (v) => fail('DuplicateName', `A port with name ${String(v.name)} already exists.`),
+      address: (v) => fail('MACAlreadyExists', { mac: String(v.address) }),
+      uuid: (v) => fail('PortAlreadyExists', { uuid: String(v.uuid) }),
+      name: (v) => fail('portNameExists', { name: String(v.name) }),
     },
-    foreignKey: () => fail('InvalidParameterValue', 'The node or port group of the port does not exist.'),
+    foreignKey: () => fail('portParentMissing'),
   });
   return {
     create: (values: PortCreate) => table.create({ ...values, address: values.address.toLowerCase() }),

@@ -49,7 +49,7 @@ export function rowMapper<T>(table: string, spec: TableSpec): RowMapper<T> {
       for (const [k, v] of Object.entries(values)) {
         if (v === undefined || managed.has(k)) continue;
         if (!columns.has(k) || k === 'id') {
-          throw fail('InvalidParameterValue', `${table} has no writable field "${k}".`);
+          throw fail('fieldNotWritable', { table, field: k });
         }
         if (json.has(k)) out[k] = v === null ? (ARRAY_COLUMNS.has(k) ? '[]' : '{}') : JSON.stringify(v);
         else if (flags.has(k)) out[k] = v === null ? null : v ? 1 : 0;

@@ -12,14 +12,14 @@ import type {
 } from './store.js';
 import { tableRepository } from './table-repository.js';
 
-/** `Inspection rule <uuid> could not be found.` */
+/** `Rule <uuid> could not be found.` (Ironic's InspectionRuleNotFound). */
 export function inspectionRuleNotFound(uuid: string) {
-  return fail('InspectionRuleNotFound', `Inspection rule ${uuid} could not be found.`);
+  return fail('InspectionRuleNotFound', { rule: uuid });
 }
 
 /** The legacy inspector's wording: `Rule <uuid> was not found`. */
 export function legacyRuleNotFound(uuid: string) {
-  return fail('InspectionRuleNotFound', `Rule ${uuid} was not found`);
+  return fail('legacyRuleNotFound', { rule: uuid });
 }
 
 const INSPECTION_SORT: SortSpec = {
@@ -37,7 +37,7 @@ export function inspectionRuleRepository(ctx: RepoContext): InspectionRuleReposi
     columns: INSPECTION_RULE_SPEC,
     sort: INSPECTION_SORT,
     notFound: (uuid) => inspectionRuleNotFound(String(uuid)),
-    unique: { uuid: (v) => fail('InspectionRuleAlreadyExists', `An inspection rule with UUID ${String(v.uuid)} already exists.`) },
+    unique: { uuid: (v) => fail('InspectionRuleAlreadyExists', { uuid: String(v.uuid) }) },
   });
   return {
     create: (values: InspectionRuleCreate) => table.create(values),
@@ -57,7 +57,7 @@ export function legacyRuleRepository(ctx: RepoContext): LegacyRuleRepository {
     label: 'legacy_rules',
     columns: LEGACY_RULE_SPEC,
     notFound: (uuid) => legacyRuleNotFound(String(uuid)),
-    unique: { uuid: (v) => fail('InspectionRuleAlreadyExists', `Rule with UUID ${String(v.uuid)} already exists`) },
+    unique: { uuid: (v) => fail('legacyRuleExists', { uuid: String(v.uuid) }) },
   });
   return {
     create: (values: LegacyRuleCreate) => table.create(values),

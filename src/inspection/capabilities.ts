@@ -13,11 +13,11 @@ export function parseCapabilities(value: Json | undefined): Map<string, string> 
     for (const [k, v] of Object.entries(value)) result.set(k, typeof v === 'string' ? v : JSON.stringify(v));
     return result;
   }
-  if (typeof value !== 'string') throw fail('InvalidParameterValue', `Invalid capabilities value ${JSON.stringify(value)}: expected "key:value,…".`);
+  if (typeof value !== 'string') throw fail('capabilitiesNotString', { value: JSON.stringify(value) });
   for (const item of value.split(',')) {
     if (item.trim() === '') continue;
     const at = item.indexOf(':');
-    if (at < 0) throw fail('InvalidParameterValue', `Invalid capabilities string '${value}': "${item}" is not key:value.`);
+    if (at < 0) throw fail('capabilityNotKeyValue', { value, item });
     result.set(item.slice(0, at).trim(), item.slice(at + 1).trim());
   }
   return result;

@@ -85,12 +85,12 @@ export function resolveHooks(names: readonly string[]): InspectionHook[] {
   return names.map((name, i) => {
     const hook = HOOKS_BY_NAME.get(name);
     if (!hook) {
-      const why = (UNSUPPORTED_HOOKS as readonly string[]).includes(name) ? 'is not supported by Ingot' : 'is not known';
-      throw fail('ConfigInvalid', `inspector.hooks[${i}]: hook "${name}" ${why}; available: ${[...HOOKS_BY_NAME.keys()].join(', ')}`);
+      const unsupported = (UNSUPPORTED_HOOKS as readonly string[]).includes(name);
+      throw fail(unsupported ? 'hookUnsupported' : 'hookUnknown', { index: i, name, available: [...HOOKS_BY_NAME.keys()].join(', ') });
     }
-    if (seen.has(name)) throw fail('ConfigInvalid', `inspector.hooks[${i}]: hook "${name}" is listed twice`);
+    if (seen.has(name)) throw fail('hookListedTwice', { index: i, name });
     for (const dep of hook.dependencies ?? []) {
-      if (!seen.has(dep)) throw fail('ConfigInvalid', `inspector.hooks[${i}]: hook "${name}" needs "${dep}" earlier in the list`);
+      if (!seen.has(dep)) throw fail('hookDependencyLate', { index: i, name, dependency: dep });
     }
     seen.add(name);
     return hook;

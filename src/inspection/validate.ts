@@ -12,17 +12,28 @@
 import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import { InspectionPayloadBody, type InspectionPayload } from '../protocol/agent/inventory.js';
-import { IngotError } from '../shared/errors.js';
+import { errorMessage, IngotError, type ErrorCode, type FailArgs, type MessageId, type MessageValues } from '../shared/errors.js';
+import type { MessageText } from '../shared/messages/index.js';
 import { HARDWARE_ADDRESS, macFromBootif, parseMac } from '../shared/mac.js';
 
 /** The payload failed validation; `path` is the JSON path of the first problem (`''` for the root). */
 export class InspectionDataError extends IngotError {
   readonly path: string;
 
-  constructor(path: string, problem: string) {
-    super('InvalidParameterValue', `${path || '(body)'}: ${problem}`);
+  /** Use {@link inspectionDataError}, which renders the message. */
+  constructor(path: string, rendered: { code: ErrorCode; message: string }) {
+    super(rendered.code, rendered.message);
     this.path = path;
   }
+}
+
+/** The values of message `M` but its `{path}`, which {@link inspectionDataError} fills in. */
+type ValuesButPath<M extends MessageId> = Omit<MessageValues<MessageText<M>>, 'path'>;
+
+/** The error of problem message `id` (messages/inspection.ts) at `path`, named in the message as `{path}` (`(body)` for the root). */
+export function inspectionDataError<M extends MessageId>(path: string, id: M, values: ValuesButPath<M>): InspectionDataError {
+  const args = [{ ...values, path: path || '(body)' }] as unknown as FailArgs<M>;
+  return new InspectionDataError(path, errorMessage(id, ...args));
 }
 
 /** `/inventory/interfaces/2/mac_address` -> `inventory.interfaces[2].mac_address`. */
@@ -57,17 +68,17 @@ function schemaError(schema: TSchema, body: unknown): InspectionDataError {
   const errors = [...Value.Errors(schema, body)];
   // A list over its bound is reported as such, not by the first bad item inside it.
   const chosen = errors.find((e) => e.keyword === 'maxItems') ?? errors.find((e) => e.keyword !== 'anyOf') ?? errors[0];
-  if (!chosen) return new InspectionDataError('', 'does not match the inspection payload schema');
+  if (!chosen) return inspectionDataError('', 'inspectionDataNotPayload', {});
   if (chosen.keyword === 'required') {
     const missing = (chosen.params as { requiredProperties?: string[] }).requiredProperties ?? [];
     const first = missing.find((k) => (at(body, chosen.instancePath) as Record<string, unknown> | null)?.[k] === undefined) ?? missing[0] ?? '?';
-    return new InspectionDataError(jsonPath(`${chosen.instancePath}/${first}`), 'is required');
+    return inspectionDataError(jsonPath(`${chosen.instancePath}/${first}`), 'inspectionDataMissing', {});
   }
   const value = at(body, chosen.instancePath);
   if (chosen.keyword === 'maxItems' && Array.isArray(value)) {
-    return new InspectionDataError(jsonPath(chosen.instancePath), `has ${value.length} entries, more than the limit of ${(chosen.params as { limit?: number }).limit}`);
+    return inspectionDataError(jsonPath(chosen.instancePath), 'inspectionDataTooLong', { count: value.length, limit: String((chosen.params as { limit?: number }).limit) });
   }
-  return new InspectionDataError(jsonPath(chosen.instancePath), `${show(value)} is not valid (${chosen.message})`);
+  return inspectionDataError(jsonPath(chosen.instancePath), 'inspectionDataInvalid', { value: show(value), problem: chosen.message });
 }
 
 /**
@@ -79,7 +90,7 @@ function schemaError(schema: TSchema, body: unknown): InspectionDataError {
  */
 export function validateInspectionPayload(body: unknown): InspectionPayload {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new InspectionDataError('', `expected a JSON object, got ${Array.isArray(body) ? 'an array' : show(body)}`);
+    throw inspectionDataError('', 'inspectionDataNotObject', { value: Array.isArray(body) ? 'an array' : show(body) });
   }
   if (!Value.Check(InspectionPayloadBody, body)) throw schemaError(InspectionPayloadBody, body);
 
@@ -88,26 +99,26 @@ export function validateInspectionPayload(body: unknown): InspectionPayload {
   payload.inventory.interfaces.forEach((iface, i) => {
     const where = `inventory.interfaces[${i}]`;
     const mac = parseMac(iface.mac_address, HARDWARE_ADDRESS);
-    if (mac === null) throw new InspectionDataError(`${where}.mac_address`, `${show(iface.mac_address)} is not a MAC address`);
+    if (mac === null) throw inspectionDataError(`${where}.mac_address`, 'inspectionDataMacInvalid', { value: show(iface.mac_address) });
     iface.mac_address = mac;
     const dup = seen.get(iface.name);
-    if (dup !== undefined) throw new InspectionDataError(`${where}.name`, `${show(iface.name)} is already used by inventory.interfaces[${dup}]`);
+    if (dup !== undefined) throw inspectionDataError(`${where}.name`, 'inspectionDataNameTaken', { value: show(iface.name), index: dup });
     seen.set(iface.name, i);
   });
   const boot = payload.inventory.boot;
   if (boot?.pxe_interface) {
     const mac = macFromBootif(boot.pxe_interface);
-    if (mac === null) throw new InspectionDataError('inventory.boot.pxe_interface', `${show(boot.pxe_interface)} is not a MAC address`);
+    if (mac === null) throw inspectionDataError('inventory.boot.pxe_interface', 'inspectionDataMacInvalid', { value: show(boot.pxe_interface) });
     boot.pxe_interface = mac;
   }
   if (payload.boot_interface) {
     const mac = macFromBootif(payload.boot_interface);
-    if (mac === null) throw new InspectionDataError('boot_interface', `${show(payload.boot_interface)} is not a MAC address`);
+    if (mac === null) throw inspectionDataError('boot_interface', 'inspectionDataMacInvalid', { value: show(payload.boot_interface) });
     payload.boot_interface = mac;
   }
   if (payload.inventory.bmc_mac) {
     const mac = parseMac(payload.inventory.bmc_mac, HARDWARE_ADDRESS);
-    if (mac === null) throw new InspectionDataError('inventory.bmc_mac', `${show(payload.inventory.bmc_mac)} is not a MAC address`);
+    if (mac === null) throw inspectionDataError('inventory.bmc_mac', 'inspectionDataMacInvalid', { value: show(payload.inventory.bmc_mac) });
     payload.inventory.bmc_mac = mac;
   }
   return payload;

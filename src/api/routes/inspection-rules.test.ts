@@ -52,7 +52,7 @@ describe('/v1/inspection_rules (1.96)', () => {
     expect((await t.app.inject({ method: 'DELETE', url: `/v1/inspection_rules/${low.uuid}`, headers: V })).statusCode).toBe(204);
     const gone = await t.app.inject({ url: `/v1/inspection_rules/${low.uuid}`, headers: V });
     expect(gone.statusCode).toBe(404);
-    expect(faultString(gone.body)).toBe(`Inspection rule ${low.uuid} could not be found.`);
+    expect(faultString(gone.body)).toBe(`Rule ${low.uuid} could not be found.`);
     expect((await t.app.inject({ method: 'DELETE', url: '/v1/inspection_rules', headers: V })).statusCode).toBe(204);
     expect((await t.app.inject({ url: '/v1/inspection_rules', headers: V })).json()).toEqual({ inspection_rules: [] });
   });

@@ -48,7 +48,7 @@ export const HTTP_CLIENT_CLASS = 'HTTPClient';
 export function pxeBootOptions(input: BootOptionsInput): DhcpOption[] {
   const http = input.httpBootUrl;
   if (http !== undefined && !/^https?:\/\/[^\s/]+/i.test(http)) {
-    throw fail('InvalidParameterValue', `The UEFI HTTP boot URL must be an http:// or https:// URL, not "${http}".`);
+    throw fail('httpBootUrlInvalid', { url: http });
   }
   const options: DhcpOption[] = [];
   if (http) {

@@ -30,7 +30,7 @@ export interface DhcpProviderContext {
 export async function createDhcpProvider(config: DhcpConfig, ctx: DhcpProviderContext): Promise<DhcpProvider> {
   const { managed } = config;
   if (config.provider === 'none') {
-    if (managed.enabled) throw fail('ConfigInvalid', 'dhcp.managed.enabled needs dhcp.provider = dnsmasq.');
+    if (managed.enabled) throw fail('dhcpManagedNeedsDnsmasq');
     return new NoneDhcpProvider();
   }
   const dhcpDir = path.resolve(ctx.dataDir, 'dhcp');
@@ -39,9 +39,9 @@ export async function createDhcpProvider(config: DhcpConfig, ctx: DhcpProviderCo
   const optsDir = path.resolve(config.opts_dir || path.join(dhcpDir, 'optsdir'));
   let dnsmasq: ManagedDnsmasq | undefined;
   if (managed.enabled) {
-    if (config.pid_file) throw fail('ConfigInvalid', 'dhcp.pid_file is for a dnsmasq the operator runs; leave it empty with dhcp.managed.enabled.');
+    if (config.pid_file) throw fail('dhcpPidFileWithManaged');
     for (const key of ['interface', 'range_start', 'range_end'] as const) {
-      if (!managed[key]) throw fail('ConfigInvalid', `dhcp.managed.${key} is required with dhcp.managed.enabled.`);
+      if (!managed[key]) throw fail('dhcpManagedSettingMissing', { key });
     }
     await mkdir(dhcpDir, { recursive: true, mode: 0o755 });
     dnsmasq = new ManagedDnsmasq({

@@ -33,18 +33,18 @@ const IFNAME = /^[A-Za-z0-9_.:@-]{1,15}$/;
 
 /** The dnsmasq.conf text; throws ConfigInvalid naming the bad setting. */
 export function renderManagedConfig(s: ManagedDnsmasqSettings): string {
-  if (!IFNAME.test(s.interface)) throw fail('ConfigInvalid', `dhcp.managed.interface "${s.interface}" is not a network interface name.`);
+  if (!IFNAME.test(s.interface)) throw fail('dhcpInterfaceInvalid', { value: s.interface });
   for (const [key, value] of [['range_start', s.rangeStart], ['range_end', s.rangeEnd], ['netmask', s.netmask]] as const) {
-    if (!isIPv4(value)) throw fail('ConfigInvalid', `dhcp.managed.${key} "${value}" is not an IPv4 address.`);
+    if (!isIPv4(value)) throw fail('dhcpAddressInvalid', { key, value });
   }
-  if (s.tftpServer && !isIPv4(s.tftpServer)) throw fail('ConfigInvalid', `dhcp.managed.tftp_server "${s.tftpServer}" is not an IPv4 address.`);
-  if (!Number.isInteger(s.leaseTimeS) || s.leaseTimeS < 120) throw fail('ConfigInvalid', `dhcp.managed.lease_time_s ${s.leaseTimeS} is below dnsmasq's minimum of 120.`);
+  if (s.tftpServer && !isIPv4(s.tftpServer)) throw fail('dhcpAddressInvalid', { key: 'tftp_server', value: s.tftpServer });
+  if (!Number.isInteger(s.leaseTimeS) || s.leaseTimeS < 120) throw fail('dhcpLeaseTooShort', { value: s.leaseTimeS });
   for (const [key, value] of [['hosts_dir', s.hostsDir], ['opts_dir', s.optsDir], ['tftp_root', s.tftpRoot ?? '']] as const) {
     // eslint-disable-next-line no-control-regex
-    if (/[\x00-\x1f]/.test(value)) throw fail('ConfigInvalid', `dhcp.${key} holds a control character.`);
+    if (/[\x00-\x1f]/.test(value)) throw fail('dhcpSettingControlChar', { key });
   }
   for (const line of s.extraOptions ?? []) {
-    if (/[\r\n]/.test(line)) throw fail('ConfigInvalid', 'dhcp.managed.extra_options: one configuration line per entry.');
+    if (/[\r\n]/.test(line)) throw fail('dhcpExtraOptionMultiline');
   }
   const lines = [
     '# Written by Ingot at every start of its managed dnsmasq; edits are lost.',

@@ -104,7 +104,7 @@ export function renderOptsFile(node: string, tag: string, options: readonly Dhcp
 /** One `dhcp-option` line of an option file (dnsmasq syntax without the `dhcp-option=`). */
 export function optionLine(tag: string | null, option: DhcpOption): string {
   const tags = [...(tag ? [tag] : []), ...(option.tags ?? [])].map((t) => {
-    if (!TAG.test(t.replace(/^!/, ''))) throw fail('InvalidParameterValue', `DHCP option tag "${t}" may hold only letters, digits, "_", "." and "-" (with a leading "!" to negate).`);
+    if (!TAG.test(t.replace(/^!/, ''))) throw fail('dhcpOptionTagInvalid', { tag: t });
     return `tag:${t}`;
   });
   return [...tags, optionKey(option.option), ...values(option)].join(',');
@@ -113,20 +113,20 @@ export function optionLine(tag: string | null, option: DhcpOption): string {
 function optionKey(option: number | string): string {
   if (typeof option === 'number' || /^\d+$/.test(option)) {
     const n = Number(option);
-    if (!Number.isInteger(n) || n < 1 || n > 254) throw fail('InvalidParameterValue', `DHCP option number ${option} is outside 1-254.`);
+    if (!Number.isInteger(n) || n < 1 || n > 254) throw fail('dhcpOptionNumberOutOfRange', { option });
     return String(n);
   }
   const name = option.replace(/^option:/, '');
-  if (!OPTION_NAME.test(name)) throw fail('InvalidParameterValue', `"${option}" is not a dnsmasq DHCP option name (see dnsmasq --help dhcp).`);
+  if (!OPTION_NAME.test(name)) throw fail('dhcpOptionNameUnknown', { option });
   return `option:${name}`;
 }
 
 function values(option: DhcpOption): string[] {
   const list = typeof option.value === 'string' ? [option.value] : [...option.value];
-  if (list.length === 0) throw fail('InvalidParameterValue', `DHCP option ${option.option} has no value.`);
+  if (list.length === 0) throw fail('dhcpOptionNoValue', { option: option.option });
   return list.map((v) => {
     // eslint-disable-next-line no-control-regex
-    if (v === '' || /[\x00-\x1f\x7f]/.test(v)) throw fail('InvalidParameterValue', `DHCP option ${option.option} has an empty value or a control character.`);
+    if (v === '' || /[\x00-\x1f\x7f]/.test(v)) throw fail('dhcpOptionValueInvalid', { option: option.option });
     // NOTE: dnsmasq splits values at commas and starts comments at "#"; a quoted string is taken whole
     // with \\ and \" as escapes (dnsmasq(8), "quoted strings").
     return /[,"#\s\\]/.test(v) ? `"${v.replace(/[\\"]/g, (c) => `\\${c}`)}"` : v;

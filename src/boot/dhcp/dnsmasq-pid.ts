@@ -12,13 +12,13 @@ export async function checkDnsmasqPidFile(pidFile: string): Promise<void> {
   try {
     text = await readFile(pidFile, 'utf8');
   } catch (err) {
-    throw fail('DriverOperationError', `dnsmasq is not running: its PID file ${pidFile} cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)}). Start dnsmasq, or correct dhcp.pid_file.`);
+    throw fail('dnsmasqPidFileUnreadable', { pidFile, reason: (err as NodeJS.ErrnoException).code ?? String(err) });
   }
   const pid = Number(text.trim());
-  if (!Number.isInteger(pid) || pid <= 0) throw fail('DriverOperationError', `dnsmasq PID file ${pidFile} holds "${text.trim()}", not a PID.`);
+  if (!Number.isInteger(pid) || pid <= 0) throw fail('dnsmasqPidFileInvalid', { pidFile, content: text.trim() });
   const comm = await readFile(`/proc/${pid}/comm`, 'utf8').then((c) => c.trim(), () => undefined);
   if (comm !== 'dnsmasq') {
-    throw fail('DriverOperationError', `dnsmasq is not running: PID ${pid} from ${pidFile} is ${comm ? `"${comm}"` : 'gone'}. Start dnsmasq with this dhcp-hostsdir and dhcp-optsdir, or correct dhcp.pid_file.`);
+    throw comm ? fail('dnsmasqPidOtherProcess', { pid, pidFile, command: comm }) : fail('dnsmasqPidGone', { pid, pidFile });
   }
 }
 

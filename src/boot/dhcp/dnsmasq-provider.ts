@@ -71,7 +71,7 @@ export class DnsmasqProvider implements DhcpProvider {
    */
   static async open(opts: DnsmasqProviderOptions): Promise<DnsmasqProvider> {
     if (path.resolve(opts.hostsDir) === path.resolve(opts.optsDir)) {
-      throw fail('ConfigInvalid', `dhcp hosts_dir and opts_dir are both ${opts.hostsDir}: dnsmasq needs two directories.`);
+      throw fail('dhcpDirsSame', { dir: opts.hostsDir });
     }
     const provider = new DnsmasqProvider(opts);
     await provider.load();
@@ -254,7 +254,7 @@ export class DnsmasqProvider implements DhcpProvider {
   }
 
   private async run(fn: () => Promise<void>): Promise<void> {
-    if (this.closed) throw fail('DriverOperationError', 'The dnsmasq DHCP provider is closed.');
+    if (this.closed) throw fail('dhcpProviderClosed');
     const next = this.queue.catch(() => undefined).then(fn);
     this.queue = next;
     return next;
@@ -262,5 +262,5 @@ export class DnsmasqProvider implements DhcpProvider {
 }
 
 function checkPolicy(policy: unknown): asserts policy is UnknownPolicy {
-  if (policy !== 'allow' && policy !== 'deny') throw fail('InvalidParameterValue', `The unknown-MAC policy must be allow or deny, not ${String(policy)}.`);
+  if (policy !== 'allow' && policy !== 'deny') throw fail('unknownMacPolicyInvalid', { policy: String(policy) });
 }

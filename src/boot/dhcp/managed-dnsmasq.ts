@@ -66,13 +66,13 @@ export class ManagedDnsmasq {
    * ConfigInvalid error carrying dnsmasq's own message.
    */
   async start(signal?: AbortSignal): Promise<void> {
-    if (this.child) throw fail('DriverOperationError', 'The managed dnsmasq was started already.');
+    if (this.child) throw fail('dnsmasqStartedTwice');
     signal?.throwIfAborted();
     const { dnsmasqPath, netns, configFile } = this.opts;
     try {
       await access(dnsmasqPath, constants.X_OK);
     } catch {
-      throw fail('ConfigInvalid', `dnsmasq is not installed at ${dnsmasqPath}: install it (Debian: apt-get install dnsmasq-base) or set dhcp.dnsmasq_path.`);
+      throw fail('dnsmasqNotInstalled', { path: dnsmasqPath });
     }
     await this.stopLeftover();
     await writeFileAtomic(configFile, this.opts.config);
@@ -101,17 +101,18 @@ export class ManagedDnsmasq {
       });
     }
     const spawnError = new Promise<never>((_, reject) => child.once('error', (err) => reject(
-      fail('ConfigInvalid', `cannot start ${cmd}: ${err.message}${netns ? ' (ip netns exec needs iproute2 and root)' : ''}`),
+      fail(netns ? 'dnsmasqSpawnFailedInNetns' : 'dnsmasqSpawnFailed', { command: cmd, reason: err.message }),
     )));
     spawnError.catch(() => undefined);
     const died = this.exited.then(() => {
-      throw fail('ConfigInvalid', `dnsmasq exited at start (${this.describeExit()}): ${this.lines.slice(-5).join(' | ') || 'no output'}`);
+      throw fail('dnsmasqExitedAtStart', { exit: this.describeExit(), output: this.lines.slice(-5).join(' | ') || 'no output' });
     });
     died.catch(() => undefined);
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
     const stopped = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(fail('DriverOperationError', `dnsmasq did not bind its DHCP socket within ${this.opts.startTimeoutMs ?? 10_000} ms: ${this.lines.slice(-5).join(' | ')}`)), this.opts.startTimeoutMs ?? 10_000);
+      const timeoutMs = this.opts.startTimeoutMs ?? 10_000;
+      timer = setTimeout(() => reject(fail('dnsmasqBindTimeout', { timeoutMs, output: this.lines.slice(-5).join(' | ') })), timeoutMs);
       onAbort = () => reject(signal!.reason);
       signal?.addEventListener('abort', onAbort, { once: true });
     });
@@ -130,7 +131,7 @@ export class ManagedDnsmasq {
   /** Throws DriverOperationError when dnsmasq is not running (never started, exited, or being closed). */
   check(): void {
     if (!this.child || this.exit || this.closing) {
-      throw fail('DriverOperationError', `The managed dnsmasq is not running (${this.exit ? this.describeExit() : 'not started'}): ${this.lines.slice(-3).join(' | ') || 'no output'}`);
+      throw fail('dnsmasqNotRunning', { exit: this.exit ? this.describeExit() : 'not started', output: this.lines.slice(-3).join(' | ') || 'no output' });
     }
   }
 

@@ -35,5 +35,5 @@ export class NoneDhcpProvider implements DhcpProvider {
 }
 
 function checkPolicy(policy: unknown): void {
-  if (policy !== 'allow' && policy !== 'deny') throw fail('InvalidParameterValue', `The unknown-MAC policy must be allow or deny, not ${String(policy)}.`);
+  if (policy !== 'allow' && policy !== 'deny') throw fail('unknownMacPolicyInvalid', { policy: String(policy) });
 }

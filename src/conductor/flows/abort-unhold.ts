@@ -24,7 +24,7 @@ export async function abortAction(task: Task): Promise<void> {
     return;
   }
   const text = ABORT_TEXT[state];
-  if (!text) throw fail('InvalidStateRequested', `The requested action "abort" can not be performed on node "${task.node.uuid}" while it is in state "${state}".`);
+  if (!text) throw fail('InvalidStateRequested', { action: 'abort', node: task.node.uuid, state });
   // An inspection delegated to another service (the `inspector` interface) is cancelled there first; if
   // that fails the node stays in inspect wait and the error reaches the caller (as in Ironic).
   const inspect = task.driver.inspect;

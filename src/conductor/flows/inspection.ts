@@ -109,7 +109,7 @@ export async function continueInspection(ctx: ConductorContext, body: unknown, n
   try {
     const state = task.node.provision_state;
     if (!found.discovered && state !== S.INSPECTWAIT && state !== S.INSPECTING) {
-      throw fail('InvalidState', `Node ${task.node.uuid} is not being inspected (provision state ${state}).`);
+      throw fail('nodeNotInspecting', { node: task.node.uuid, state });
     }
     const slot = ctx.pool.reserve(`continue inspection ${task.node.uuid}`);
     if (state === S.INSPECTWAIT) await task.process('resume');

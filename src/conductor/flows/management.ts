@@ -22,10 +22,7 @@ import { reserveWorker, startNodeAction } from './run.js';
 /** Throws InvalidState (409) while the node is transitioning (Ironic answers 409 Conflict). */
 export function refuseWhileTransitioning(node: Readonly<Node>, what: 'boot mode' | 'secure boot state'): void {
   if (TRANSITIONING_STATES.includes(node.provision_state)) {
-    throw fail(
-      'InvalidState',
-      `Node ${node.uuid} is in ${node.provision_state} state. Since the node is transitioning, the ${what} will not be set as this may interfere with ongoing changes. Try again later.`,
-    );
+    throw fail('bootSettingWhileTransitioning', { node: node.uuid, state: node.provision_state, setting: what });
   }
 }
 
@@ -43,7 +40,7 @@ export async function injectNmi(ctx: ConductorContext, ident: string): Promise<v
       await management.injectNmi(dt);
     } catch (err) {
       if (err instanceof IngotError) throw err;
-      throw fail('DriverOperationError', `Failed to inject an NMI into node ${task.node.uuid}: ${messageOf(err)}`, { cause: err });
+      throw fail('nmiFailed', { node: task.node.uuid, reason: messageOf(err) }, { cause: err });
     }
     await task.save();
     ctx.logger.info({ node: task.node.uuid }, `node ${task.node.uuid}: NMI injected`);
@@ -72,7 +69,7 @@ export async function changeBootMode(ctx: ConductorContext, ident: string, mode:
       throw err instanceof IngotError && err.code === 'UnsupportedDriverExtension' ? unsupported(dt, 'set_boot_mode') : err;
     });
     if (!supported.includes(mode)) {
-      throw fail('InvalidParameterValue', `Boot mode ${mode} is not supported by the management interface "${management.name}" of node ${task.node.uuid}. Supported: ${supported.join(', ')}.`);
+      throw fail('bootModeNotSupported', { mode, iface: management.name, node: task.node.uuid, supported: supported.join(', ') });
     }
     const slot = await reserveWorker(task, `boot mode ${mode} ${task.node.uuid}`, { last_error: null });
     const before = task.node.boot_mode;
@@ -115,12 +112,6 @@ export async function changeSecureBoot(ctx: ConductorContext, ident: string, _en
   });
 }
 
-/** A driver failure that is not already an IngotError, as a DriverOperationError naming the operation. */
-function driverFailure(err: unknown, what: string): IngotError {
-  if (err instanceof IngotError) return err;
-  return fail('DriverOperationError', `${what}: ${messageOf(err)}`, { cause: err });
-}
-
 /**
  * `GET …/vmedia`: the management interface's virtual media, under a shared lock after validating it.
  * UnsupportedDriverExtension when the interface has none.
@@ -134,7 +125,9 @@ export async function getVirtualMedia(ctx: ConductorContext, ident: string): Pro
     try {
       return await management.getVirtualMedia(dt);
     } catch (err) {
-      throw driverFailure(err, `Failed to get the virtual media of node ${task.node.uuid}`);
+      // A failure that is not already an IngotError is a DriverOperationError.
+      if (err instanceof IngotError) throw err;
+      throw fail('vmediaReadFailed', { node: task.node.uuid, reason: messageOf(err) }, { cause: err });
     }
   });
 }
@@ -172,7 +165,7 @@ async function startVmediaJob(
     };
     if (task.node.maintenance && task.node.fault === POWER_FAILURE) {
       // NOTE: Ironic raises TemporaryFailure (503) here; Ingot's error table has no such code.
-      throw fail('NodeInMaintenance', `Unable to ${what.operation} virtual media for node ${task.node.uuid} due to power failure state`);
+      throw fail('vmediaPowerFailure', { operation: what.operation, node: task.node.uuid });
     }
     const slot = await reserveWorker(task, `${what.operation} virtual media ${task.node.uuid}`, { last_error: null });
     startNodeAction(task, slot, {
@@ -205,7 +198,7 @@ export async function attachVirtualMedia(ctx: ConductorContext, ident: string, r
     { operation: 'attach', extension: 'attach_virtual_media' },
     async (m, d) => {
       if (source === 'swift') {
-        throw fail('InvalidParameterValue', 'image_download_source swift needs an Object Storage (Swift) service, which Ingot does not use; use http');
+        throw fail('vmediaSwiftUnsupported');
       }
       await m.attachVirtualMedia(d, deviceType, imageUrl);
     },

@@ -6,7 +6,7 @@
  * The power moves of the provision flows are in drivers/power-actions.ts.
  */
 import type { PowerState } from '../../domain/node.js';
-import { powerOffRefusal, powersOff } from '../../domain/node.js';
+import { powersOff } from '../../domain/node.js';
 import { fail, messageOf } from '../../shared/errors.js';
 import type { PowerTarget } from '../client.js';
 import type { ConductorContext } from '../context.js';
@@ -27,12 +27,12 @@ export async function changePowerState(ctx: ConductorContext, ident: string, tar
   let handedOver = false;
   try {
     // Under the lock, so that a request cannot race an update of the flag (the API checks only the request).
-    if (task.node.disable_power_off && powersOff(target)) throw fail('InvalidState', powerOffRefusal(task.node, target));
+    if (task.node.disable_power_off && powersOff(target)) throw fail('powerOffDisabled', { action: target, node: task.node.uuid });
     const dt = task.driverTask();
     await task.driver.power.validate(dt);
     const supported = await task.driver.power.getSupportedPowerStates(dt);
     if (!supported.includes(target)) {
-      throw fail('InvalidParameterValue', `The requested power state "${target}" is not supported by the power interface "${task.driver.power.name}" of node ${task.node.uuid}. Supported: ${supported.join(', ')}.`);
+      throw fail('powerStateNotSupported', { state: target, iface: task.driver.power.name, node: task.node.uuid, supported: supported.join(', ') });
     }
     const wanted = TARGET_STATE[target];
     const slot = await reserveWorker(task, `power ${target} ${task.node.uuid}`, { target_power_state: wanted });

@@ -29,7 +29,7 @@ const MAINTENANCE_OPERATIONS: Readonly<Partial<Record<ProvisionVerb, string>>> =
 function refuseInMaintenance(verb: ProvisionVerb, task: Task): void {
   const operation = MAINTENANCE_OPERATIONS[verb];
   if (task.node.maintenance && operation) {
-    throw fail('NodeInMaintenance', `The ${operation} operation can't be performed on node ${task.node.uuid} because it's in maintenance mode.`);
+    throw fail('NodeInMaintenance', { op: operation, node: task.node.uuid });
   }
 }
 
@@ -37,7 +37,7 @@ function refuseInMaintenance(verb: ProvisionVerb, task: Task): void {
 const PROTECTED_REFUSES: ReadonlySet<ProvisionVerb> = new Set(['rebuild', 'deleted', 'undeploy']);
 
 function invalidState(verb: string, task: Task): IngotError {
-  return fail('InvalidStateRequested', `The requested action "${verb}" can not be performed on node "${task.node.uuid}" while it is in state "${task.node.provision_state}".`);
+  return fail('InvalidStateRequested', { action: verb, node: task.node.uuid, state: task.node.provision_state });
 }
 
 async function validateAll(task: Task, what: string, ifaces: Array<keyof Task['driver'] & string>): Promise<void> {
@@ -52,7 +52,7 @@ async function validateAll(task: Task, what: string, ifaces: Array<keyof Task['d
     }
   }
   if (errors.length > 0) {
-    throw fail('InvalidParameterValue', `Failed to validate ${what} for node ${task.node.uuid}. Errors: ${errors.join('; ')}`);
+    throw fail('validationFailed', { what, node: task.node.uuid, errors: errors.join('; ') });
   }
 }
 
@@ -61,7 +61,7 @@ async function validateAll(task: Task, what: string, ifaces: Array<keyof Task['d
  * of the contract that leaves them out is refused rather than given an empty flow.
  */
 function stepsOf(steps: RequestedStep[] | undefined, verb: 'clean' | 'service'): RequestedStep[] {
-  if (steps === undefined) throw fail('InvalidParameterValue', `The ${verb} action needs its ${verb}_steps.`);
+  if (steps === undefined) throw fail('stepsMissing', { verb });
   return steps;
 }
 
@@ -155,7 +155,7 @@ export async function doProvisionAction(ctx: ConductorContext, ident: string, ve
     if (!transition(node.provision_state, event) || internal) throw invalidState(verb, task);
     refuseInMaintenance(verb, task);
     if (node.protected && PROTECTED_REFUSES.has(verb)) {
-      throw fail('NodeProtected', `Node ${node.uuid} is protected and cannot be undeployed, rebuilt or deleted`);
+      throw fail('NodeProtected', { node: node.uuid });
     }
     const slot = ctx.pool.reserve(`${verb} ${node.uuid}`);
     let slow: Slow | null;

@@ -39,7 +39,7 @@ export function checkStepsAvailable(task: Task, kind: StepKind, steps: Step[]): 
     if (task.driver[s.interface].flowSteps?.(task.driverTask(), kind)[s.step]) continue;
     const impl = task.driver[s.interface];
     if (!impl.steps?.[s.step]) {
-      throw fail('InvalidParameterValue', `Node ${task.node.uuid}: ${kind} step "${s.interface}.${s.step}" is not supported by the ${s.interface} interface "${impl.name}".`);
+      throw fail('stepNotSupported', { node: task.node.uuid, kind, step: `${s.interface}.${s.step}`, iface: s.interface, impl: impl.name });
     }
   }
 }
@@ -95,7 +95,7 @@ async function runStep(task: Task, kind: StepKind, step: Step, signal: AbortSign
   }
   const iface = task.driver[step.interface];
   const fn = iface.flowSteps?.(dt, kind)[step.step]?.run ?? iface.steps?.[step.step];
-  if (!fn) throw fail('InvalidParameterValue', `${kind} step "${step.interface}.${step.step}" is not supported by the node's driver.`);
+  if (!fn) throw fail('stepNotInDriver', { kind, step: `${step.interface}.${step.step}` });
   return (await fn(dt, step.args, step)) === 'wait' ? 'wait' : undefined;
 }
 

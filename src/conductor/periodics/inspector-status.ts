@@ -17,7 +17,7 @@ import type { IntrospectionStatus } from '../../drivers/inspector/client.js';
 import { isInspectorInspect, type InspectorInspect } from '../../drivers/inspector/inspect.js';
 import { powerOffOrReboot } from '../../drivers/power-actions.js';
 import { isoTime } from '../../shared/clock.js';
-import { IngotError, messageOf } from '../../shared/errors.js';
+import { fail, IngotError, messageOf } from '../../shared/errors.js';
 import { KeyedLimiter } from '../../shared/limiter.js';
 import type { ConductorContext } from '../context.js';
 import { describeFailure, failureExtras } from '../flows/phases.js';
@@ -166,7 +166,7 @@ async function finish(task: Task, inspect: InspectorInspect, status: Introspecti
     } catch (err) {
       if (signal.aborted) throw err;
       // Ironic's clean_up: a failed power off after inspection fails the inspection.
-      throw new IngotError('PowerStateFailure', `Inspection clean up failed: unable to power off the node: ${messageOf(err)}`, { cause: err });
+      throw fail('inspectionPowerOffFailed', { reason: messageOf(err) }, { cause: err });
     }
   }
   task.set({ inspection_finished_at: isoTime(ctx.clock.now()) });

@@ -24,7 +24,7 @@ export function parseCidrMap(entries: readonly string[]): CidrMapping[] {
     const family = m ? isIP(m[1]!) : 0;
     const prefix = m ? Number(m[2]) : -1;
     if (at < 0 || !physnet || !m || family === 0 || prefix > (family === 4 ? 32 : 128)) {
-      throw fail('ConfigInvalid', `inspector.physical_network_cidr_map[${i}]: ${JSON.stringify(entry)} is not "<CIDR>:<physical network>"`);
+      throw fail('cidrMapEntryInvalid', { index: i, entry: JSON.stringify(entry) });
     }
     const type = family === 4 ? 'ipv4' : 'ipv6';
     const list = new BlockList();

@@ -37,23 +37,23 @@ export function parseBuiltinInspectionRules(text: string, options: BuiltinRulesO
     try {
       doc = JSON.parse(trimmed);
     } catch (err) {
-      throw fail('ConfigInvalid', `${source}: invalid JSON: ${(err as Error).message}`);
+      throw fail('builtinRulesJsonInvalid', { source, reason: (err as Error).message });
     }
   } else if (options.parseYaml) {
     try {
       doc = options.parseYaml(text);
     } catch (err) {
-      throw fail('ConfigInvalid', `${source}: invalid YAML: ${(err as Error).message}`);
+      throw fail('builtinRulesYamlInvalid', { source, reason: (err as Error).message });
     }
   } else {
-    throw fail('ConfigInvalid', `${source}: expected a JSON list of rules (YAML needs a YAML parser, which this deployment does not provide)`);
+    throw fail('builtinRulesNeedYaml', { source });
   }
   if (doc === null || doc === undefined) return [];
-  if (!Array.isArray(doc)) throw fail('ConfigInvalid', `${source}: should contain a list of rules`);
+  if (!Array.isArray(doc)) throw fail('builtinRulesNotList', { source });
 
   let synthetic = 0;
   return doc.map((entry, i) => {
-    if (!isPlainObject(entry)) throw fail('ConfigInvalid', `${source}: rule ${i} is not a mapping`);
+    if (!isPlainObject(entry)) throw fail('builtinRuleNotMapping', { source, index: i });
     const rule: Record<string, unknown> = {
       uuid: entry.uuid ?? syntheticRuleUuid(synthetic++),
       priority: entry.priority ?? 0,
@@ -64,10 +64,10 @@ export function parseBuiltinInspectionRules(text: string, options: BuiltinRulesO
       actions: entry.actions ?? [],
     };
     const unknown = Object.keys(entry).filter((k) => !(k in rule));
-    if (unknown.length > 0) throw fail('ConfigInvalid', `${source}: rule ${i} has unknown field(s): ${unknown.join(', ')}`);
+    if (unknown.length > 0) throw fail('builtinRuleUnknownFields', { source, index: i, fields: unknown.join(', ') });
     const checked = checkInspectionRule(rule, { builtIn: true });
     if (checked.rule === null) {
-      throw fail('ConfigInvalid', `${source}: rule ${i} (${String(rule.uuid)}): ${checked.problems.join('; ')}`);
+      throw fail('builtinRuleInvalid', { source, index: i, uuid: String(rule.uuid), problems: checked.problems.join('; ') });
     }
     return rule as InspectionRuleInput;
   });

@@ -18,7 +18,7 @@
  */
 import { InspectionRuleBody } from '../../protocol/api/inspection-rule.js';
 import { fail } from '../../shared/errors.js';
-import { schemaProblems } from './schema-errors.js';
+import { problem, schemaProblems } from './schema-errors.js';
 import { hasReplacementField } from './py-format.js';
 import { compilePyRegex } from './py-regex.js';
 import { parseNetwork } from './ip-net.js';
@@ -120,35 +120,40 @@ export interface InspectionRuleCheckOptions {
 
 const UUID_RE = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
 
-/** Splits a negated operator: `"!eq"` / `"! eq"` -> `{op: 'eq', invert: true}`; more than one `!` is refused. */
-export function parseInvertedOp(raw: string): { op: string; invert: boolean } | { error: string } {
+/** Splits a negated operator: `"!eq"` / `"! eq"` -> `{op: 'eq', invert: true}`; null for more than one `!` (refused). */
+export function parseInvertedOp(raw: string): { op: string; invert: boolean } | null {
   const op = raw.trim();
-  if ((op.match(/!/g) ?? []).length > 1) {
-    return { error: 'more than one "!" is not allowed; prefix a single "!" to negate, e.g. "!eq"' };
-  }
+  if ((op.match(/!/g) ?? []).length > 1) return null;
   return { op: op.replace(/^!/, '').trim(), invert: op.startsWith('!') };
 }
 
+/** Where an operation's arguments are: the rule field (`conditions[0]`) and the operation (`operator eq`, `action log`). */
+export interface OpPlace {
+  at: string;
+  kind: 'operator' | 'action';
+  op: string;
+}
+
 /** Maps list-form arguments onto the signature; reports missing and unexpected arguments. */
-export function normalizeArgs(args: unknown, sig: OpSignature): { args: Record<string, unknown>; problems: string[] } {
+export function normalizeArgs(args: unknown, sig: OpSignature, place: OpPlace): { args: Record<string, unknown>; problems: string[] } {
   const problems: string[] = [];
   let named: Record<string, unknown>;
   if (Array.isArray(args)) {
     const names = [...sig.required, ...Object.keys(sig.optional)];
     if (args.length < sig.required.length) {
-      problems.push(`not enough arguments; missing: ${sig.required.slice(args.length).join(', ')}`);
+      problems.push(problem('ruleArgsTooFew', { ...place, missing: sig.required.slice(args.length).join(', ') }));
     }
-    if (args.length > names.length) problems.push(`too many arguments: ${args.length} given, at most ${names.length} accepted`);
+    if (args.length > names.length) problems.push(problem('ruleArgsTooMany', { ...place, given: args.length, accepted: names.length }));
     named = Object.fromEntries(args.slice(0, names.length).map((v, i) => [names[i]!, v]));
   } else if (isPlainObject(args)) {
     named = { ...args };
   } else {
-    return { args: {}, problems: ['args must be either a list or a dictionary'] };
+    return { args: {}, problems: [problem('ruleArgsNotListOrDict', place)] };
   }
   const missing = sig.required.filter((k) => !Object.hasOwn(named, k));
   const unexpected = Object.keys(named).filter((k) => !sig.required.includes(k) && !Object.hasOwn(sig.optional, k));
-  if (missing.length > 0 && !Array.isArray(args)) problems.push(`missing required argument(s): ${missing.join(', ')}`);
-  if (unexpected.length > 0) problems.push(`unexpected argument(s): ${unexpected.join(', ')}`);
+  if (missing.length > 0 && !Array.isArray(args)) problems.push(problem('ruleArgsMissing', { ...place, missing: missing.join(', ') }));
+  if (unexpected.length > 0) problems.push(problem('ruleArgsUnexpected', { ...place, unexpected: unexpected.join(', ') }));
   return { args: named, problems };
 }
 
@@ -161,31 +166,30 @@ export function checkInspectionRule(
   if (problems.length > 0) return { rule: null, problems };
   const raw = input as InspectionRuleInput;
 
-  if (raw.uuid && !options.builtIn && !UUID_RE.test(raw.uuid)) problems.push(`uuid: "${raw.uuid}" is not a UUID`);
+  if (raw.uuid && !options.builtIn && !UUID_RE.test(raw.uuid)) problems.push(problem('ruleUuidInvalid', { uuid: raw.uuid }));
   const priority = raw.priority ?? 0;
-  if (!options.builtIn && (priority < 0 || priority > 9999)) problems.push(`priority: must be between 0 and 9999 for user-defined rules (got ${priority})`);
+  if (!options.builtIn && (priority < 0 || priority > 9999)) problems.push(problem('rulePriorityOutOfRange', { priority }));
   const phase = raw.phase ?? 'main';
   if (!(INSPECTION_PHASES as readonly string[]).includes(phase)) {
-    problems.push(`phase: invalid phase "${phase}"; valid phases are: ${INSPECTION_PHASES.join(', ')}`);
+    problems.push(problem('rulePhaseInvalid', { phase, phases: INSPECTION_PHASES.join(', ') }));
   }
 
   const conditions: InspectionCondition[] = [];
   (raw.conditions ?? []).forEach((c, i) => {
     const at = `conditions[${i}]`;
     const parsed = parseInvertedOp(c.op);
-    if ('error' in parsed) {
-      problems.push(`${at}.op: ${parsed.error}`);
+    if (parsed === null) {
+      problems.push(problem('ruleOpNegatedTwice', { at }));
       return;
     }
     if (!Object.hasOwn(CONDITION_OPS, parsed.op)) {
-      problems.push(`${at}.op: unknown operator "${c.op}"; supported: ${Object.keys(CONDITION_OPS).join(', ')} (prefix "!" to negate)`);
+      problems.push(problem('ruleConditionOpUnknown', { at, op: c.op, supported: Object.keys(CONDITION_OPS).join(', ') }));
       return;
     }
     const op = parsed.op as ConditionOp;
-    const norm = normalizeArgs(c.args, CONDITION_OPS[op]);
-    problems.push(...norm.problems.map((p) => `${at}.args: ${p} (operator ${op})`));
-    const looped = hasLoop(c.loop);
-    problems.push(...conditionArgProblems(op, norm.args, looped).map((p) => `${at}.args.${p}`));
+    const norm = normalizeArgs(c.args, CONDITION_OPS[op], { at, kind: 'operator', op });
+    problems.push(...norm.problems);
+    problems.push(...conditionArgProblems(at, op, norm.args, hasLoop(c.loop)));
     conditions.push({ rawOp: c.op, op, invert: parsed.invert, args: norm.args, loop: c.loop ?? null, multiple: c.multiple ?? 'any' });
   });
 
@@ -193,17 +197,17 @@ export function checkInspectionRule(
   raw.actions.forEach((a, i) => {
     const at = `actions[${i}]`;
     if (a.op === 'api-call') {
-      problems.push(`${at}.op: Ingot does not run "api-call" actions (inspection rules make no HTTP calls); use a log action or an external hook instead`);
+      problems.push(problem('ruleApiCallUnsupported', { at }));
       return;
     }
     if (!Object.hasOwn(ACTION_OPS, a.op)) {
-      problems.push(`${at}.op: unknown action "${a.op}"; supported: ${Object.keys(ACTION_OPS).filter((o) => o !== 'api-call').join(', ')}`);
+      problems.push(problem('ruleActionOpUnknown', { at, op: a.op, supported: Object.keys(ACTION_OPS).filter((o) => o !== 'api-call').join(', ') }));
       return;
     }
     const op = a.op as ActionOp;
-    const norm = normalizeArgs(a.args, ACTION_OPS[op]);
-    problems.push(...norm.problems.map((p) => `${at}.args: ${p} (action ${op})`));
-    problems.push(...actionArgProblems(op, norm.args, hasLoop(a.loop)).map((p) => `${at}.args.${p}`));
+    const norm = normalizeArgs(a.args, ACTION_OPS[op], { at, kind: 'action', op });
+    problems.push(...norm.problems);
+    problems.push(...actionArgProblems(at, op, norm.args, hasLoop(a.loop)));
     actions.push({ op, args: norm.args, loop: a.loop ?? null });
   });
 
@@ -226,7 +230,7 @@ export function checkInspectionRule(
 export function validateInspectionRule(input: unknown, options: InspectionRuleCheckOptions = {}): InspectionRule {
   const checked = checkInspectionRule(input, options);
   if (checked.rule) return checked.rule;
-  throw fail('InvalidParameterValue', `Invalid inspection rule: ${checked.problems.join('; ')}`);
+  throw fail('inspectionRuleInvalid', { problems: checked.problems.join('; ') });
 }
 
 /** Validates a rule document as {@link validateInspectionRule} does and returns it as sent, typed. */
@@ -244,43 +248,43 @@ function literal(value: unknown, looped: boolean): value is string {
   return typeof value === 'string' && !looped && !hasReplacementField(value);
 }
 
-function conditionArgProblems(op: ConditionOp, args: Record<string, unknown>, looped: boolean): string[] {
+function conditionArgProblems(at: string, op: ConditionOp, args: Record<string, unknown>, looped: boolean): string[] {
   const out: string[] = [];
   if ((op === 'eq' || op === 'lt' || op === 'gt') && 'values' in args && !Array.isArray(args.values) && !looped) {
-    out.push(`values: must be a list of values to compare (operator ${op})`);
+    out.push(problem('ruleValuesNotComparable', { at, op }));
   }
-  if (op === 'one-of' && 'values' in args && !Array.isArray(args.values) && !looped) out.push('values: must be a list (operator one-of)');
+  if (op === 'one-of' && 'values' in args && !Array.isArray(args.values) && !looped) out.push(problem('ruleValuesNotList', { at }));
   if ((op === 'matches' || op === 'contains') && 'regex' in args) {
-    if (typeof args.regex !== 'string') out.push(`regex: must be a string (operator ${op})`);
+    if (typeof args.regex !== 'string') out.push(problem('ruleRegexNotString', { at, op }));
     else if (!looped) {
       const re = compilePyRegex(args.regex);
-      if (!re.ok) out.push(`regex: invalid regular expression "${args.regex}": ${re.error}`);
+      if (!re.ok) out.push(problem('ruleRegexInvalid', { field: `${at}.args.regex`, regex: args.regex, reason: re.error }));
     }
   }
   if (op === 'in-net' && literal(args.subnet, looped)) {
     try {
       parseNetwork(args.subnet);
     } catch (err) {
-      out.push(`subnet: invalid network: ${(err as Error).message}`);
+      out.push(problem('ruleNetworkInvalid', { field: `${at}.args.subnet`, reason: (err as Error).message }));
     }
   }
   return out;
 }
 
-function actionArgProblems(op: ActionOp, args: Record<string, unknown>, looped: boolean): string[] {
+function actionArgProblems(at: string, op: ActionOp, args: Record<string, unknown>, looped: boolean): string[] {
   const out: string[] = [];
   if (op === 'log' && 'level' in args && literal(args.level, looped) && !(LOG_LEVELS as readonly string[]).includes(args.level.toLowerCase())) {
-    out.push(`level: invalid log level "${args.level}"; choose from ${LOG_LEVELS.join(', ')}`);
+    out.push(problem('ruleLogLevelInvalid', { at, level: args.level, levels: LOG_LEVELS.join(', ') }));
   }
   for (const key of ['path', 'name', 'port_id'] as const) {
-    if (key in args && typeof args[key] !== 'string') out.push(`${key}: must be a string`);
+    if (key in args && typeof args[key] !== 'string') out.push(problem('ruleFieldNotString', { field: `${at}.args.${key}` }));
   }
   if ('path' in args && literal(args.path, looped)) {
     const parts = attributePath(args.path);
     const fields = op.endsWith('-port-attribute') ? PORT_FIELDS : op.endsWith('-attribute') ? NODE_FIELDS : null;
-    if (parts.length === 0 || parts.some((p) => p === '')) out.push(`path: "${args.path}" is not a valid attribute path`);
+    if (parts.length === 0 || parts.some((p) => p === '')) out.push(problem('rulePathInvalid', { at, path: args.path }));
     else if (fields && !fields.has(parts[0]!)) {
-      out.push(`path: "${parts[0]}" is not a ${op.endsWith('-port-attribute') ? 'port' : 'node'} field`);
+      out.push(problem('rulePathNotField', { at, field: parts[0]!, record: op.endsWith('-port-attribute') ? 'port' : 'node' }));
     }
   }
   return out;

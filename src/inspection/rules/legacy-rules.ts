@@ -14,9 +14,10 @@
  */
 import { LegacyRuleBody } from '../../protocol/legacy-inspector/rules.js';
 import { fail } from '../../shared/errors.js';
-import { schemaProblems } from './schema-errors.js';
+import { problem, schemaProblems } from './schema-errors.js';
 import { compilePyRegex } from './py-regex.js';
 import { parseNetwork } from './ip-net.js';
+import type { OpPlace } from './inspection-rules.js';
 import { parseJsonPath, type JsonPath } from './json-path.js';
 
 /** Condition operators of legacy rules. */
@@ -107,33 +108,33 @@ export function checkLegacyRule(input: unknown): { rule: LegacyRule; problems: [
     const op = c.op as LegacyConditionOp;
     const spec = CONDITION_PARAMS[op];
     if (!spec) {
-      problems.push(`${at}.op: unknown operator "${c.op}"; supported: ${LEGACY_CONDITION_OPS.join(', ')}`);
+      problems.push(problem('legacyConditionOpUnknown', { at, op: c.op, supported: LEGACY_CONDITION_OPS.join(', ') }));
       return;
     }
     const { scheme, path } = splitFieldScheme(c.field);
     let parsed: JsonPath | null = null;
     if (scheme !== 'data' && scheme !== 'node') {
-      problems.push(`${at}.field: unsupported scheme "${scheme}://"; use data:// or node://`);
+      problems.push(problem('legacyFieldSchemeUnsupported', { at, scheme }));
     } else {
       try {
         parsed = parseJsonPath(path);
       } catch (err) {
-        problems.push(`${at}.field: cannot parse JSON path "${c.field}": ${(err as Error).message}`);
+        problems.push(problem('legacyFieldPathInvalid', { at, field: c.field, reason: (err as Error).message }));
       }
     }
     const params = Object.fromEntries(Object.entries(c).filter(([k]) => !['op', 'field', 'multiple', 'invert'].includes(k)));
-    problems.push(...paramProblems(at, params, spec, `operator ${op}`));
+    problems.push(...paramProblems({ at, kind: 'operator', op }, params, spec));
     if ((op === 'matches' || op === 'contains') && typeof params.value === 'string') {
       const re = compilePyRegex(params.value);
-      if (!re.ok) problems.push(`${at}.value: invalid regular expression "${params.value}": ${re.error}`);
+      if (!re.ok) problems.push(problem('ruleRegexInvalid', { field: `${at}.value`, regex: params.value, reason: re.error }));
     } else if ((op === 'matches' || op === 'contains') && params.value !== undefined && params.value !== null) {
-      problems.push(`${at}.value: a regular expression must be a string`);
+      problems.push(problem('legacyRegexNotString', { at }));
     }
     if (op === 'in-net' && params.value !== undefined && params.value !== null) {
       try {
         parseNetwork(String(params.value));
       } catch (err) {
-        problems.push(`${at}.value: invalid network: ${(err as Error).message}`);
+        problems.push(problem('ruleNetworkInvalid', { field: `${at}.value`, reason: (err as Error).message }));
       }
     }
     if (parsed) {
@@ -155,18 +156,18 @@ export function checkLegacyRule(input: unknown): { rule: LegacyRule; problems: [
     const name = a.action as LegacyActionName;
     const spec = ACTION_PARAMS[name];
     if (!spec) {
-      problems.push(`${at}.action: unknown action "${a.action}"; supported: ${LEGACY_ACTIONS.join(', ')}`);
+      problems.push(problem('legacyActionUnknown', { at, action: a.action, supported: LEGACY_ACTIONS.join(', ') }));
       return;
     }
     const params = Object.fromEntries(Object.entries(a).filter(([k]) => k !== 'action'));
     // NOTE: set-attribute accepts an explicit null value (ironic-inspector's SetAttributeAction checks
     // for the key, not the value), so `value` counts as given when the key is present.
     const given = name === 'set-attribute' && 'value' in params ? { ...params, value: params.value ?? true } : params;
-    problems.push(...paramProblems(at, given, spec, `action ${name}`));
+    problems.push(...paramProblems({ at, kind: 'action', op: name }, given, spec));
     for (const key of ['path', 'name', 'message']) {
-      if (key in params && params[key] !== null && typeof params[key] !== 'string') problems.push(`${at}.${key}: must be a string`);
+      if (key in params && params[key] !== null && typeof params[key] !== 'string') problems.push(problem('ruleFieldNotString', { field: `${at}.${key}` }));
     }
-    if (typeof params.path === 'string' && params.path.replace(/^\/+/, '') === '') problems.push(`${at}.path: must name a node attribute`);
+    if (typeof params.path === 'string' && params.path.replace(/^\/+/, '') === '') problems.push(problem('legacyPathEmpty', { at }));
     actions.push({ action: name, params });
   });
 
@@ -181,16 +182,16 @@ export function checkLegacyRule(input: unknown): { rule: LegacyRule; problems: [
 export function validateLegacyRule(input: unknown): LegacyRule {
   const checked = checkLegacyRule(input);
   if (checked.rule) return checked.rule;
-  throw fail('InvalidParameterValue', `Invalid introspection rule: ${checked.problems.join('; ')}`);
+  throw fail('legacyRuleInvalid', { problems: checked.problems.join('; ') });
 }
 
-function paramProblems(at: string, params: Record<string, unknown>, spec: { required: string[]; optional: string[] }, what: string): string[] {
+function paramProblems(place: OpPlace, params: Record<string, unknown>, spec: { required: string[]; optional: string[] }): string[] {
   // NOTE: like ironic-inspector, a parameter set to null counts as not given.
   const passed = Object.keys(params).filter((k) => params[k] !== null && params[k] !== undefined);
   const missing = spec.required.filter((k) => !passed.includes(k));
   const unexpected = passed.filter((k) => !spec.required.includes(k) && !spec.optional.includes(k));
   const out: string[] = [];
-  if (missing.length > 0) out.push(`${at}: missing required parameter(s) for ${what}: ${missing.join(', ')}`);
-  if (unexpected.length > 0) out.push(`${at}: unexpected parameter(s) for ${what}: ${unexpected.join(', ')}`);
+  if (missing.length > 0) out.push(problem('legacyParamsMissing', { ...place, missing: missing.join(', ') }));
+  if (unexpected.length > 0) out.push(problem('legacyParamsUnexpected', { ...place, unexpected: unexpected.join(', ') }));
   return out;
 }

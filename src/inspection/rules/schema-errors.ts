@@ -5,6 +5,15 @@
  */
 import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
+import { errorMessage, type FailArgs, type MessageId } from '../../shared/errors.js';
+
+/**
+ * The text of problem message `id` with its values (messages/inspection.ts): a rule's problems are
+ * joined into the one error that refuses it (`inspectionRuleInvalid`, `builtinRuleInvalid`).
+ */
+export function problem<M extends MessageId>(id: M, ...args: FailArgs<M>): string {
+  return errorMessage(id, ...args).message;
+}
 
 /** The problems of `value` against `schema`, one message per field. */
 export function schemaProblems(schema: TSchema, value: unknown): string[] {
@@ -17,14 +26,13 @@ export function schemaProblems(schema: TSchema, value: unknown): string[] {
     const inUnion = (e: (typeof list)[number]): boolean => /\/anyOf\/\d+$/.test(e.schemaPath);
     const typeErrors = list.filter((e) => e.keyword === 'type' && inUnion(e));
     const others = list.filter((e) => !(e.keyword === 'type' && inUnion(e)));
-    const messages = others.map((e) => {
-      const extra = e.keyword === 'additionalProperties' ? ` (${(e.params as { additionalProperties?: string[] }).additionalProperties?.join(', ')})` : '';
-      return `${e.message}${extra}`;
-    });
+    const messages = others.map((e) => e.keyword === 'additionalProperties'
+      ? problem('ruleFieldUnknownProperties', { field: where, problem: e.message, properties: String((e.params as { additionalProperties?: string[] }).additionalProperties?.join(', ')) })
+      : problem('ruleFieldProblem', { field: where, problem: e.message }));
     if (others.length === 0 && typeErrors.length > 0) {
-      messages.push(`must be ${typeErrors.map((e) => String((e.params as { type?: unknown }).type)).join(' or ')}`);
+      messages.push(problem('ruleFieldWrongType', { field: where, types: typeErrors.map((e) => String((e.params as { type?: unknown }).type)).join(' or ') }));
     }
-    for (const m of new Set(messages)) out.push(`${where}: ${m}`);
+    out.push(...new Set(messages));
   }
   return out;
 }
