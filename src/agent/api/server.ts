@@ -116,7 +116,7 @@ export function createAgentApi(options: AgentApiOptions): AgentApi {
       if (!getsCarryToken) return;
     }
     if (expected === null ? given !== null && given !== '' : given === null || !sameToken(given, expected)) {
-      throw fault(401, 'agentTokenInvalid');
+      throw fault(401, 'agentApiTokenInvalid');
     }
   };
 

@@ -37,7 +37,7 @@ export const AGENT_MESSAGES = {
   agentBodyTooLarge: { code: 'BodyTooLarge', text: 'the body is larger than {limit} bytes' },
   agentBodyNotJson: { code: 'MalformedBody', text: 'The body is not JSON: {reason}' },
   agentCommandBodyInvalid: { code: 'InvalidParameterValue', text: 'Missing or invalid name or params' },
-  agentTokenInvalid: { code: 'NotAuthorized', text: 'Token invalid.' },
+  agentApiTokenInvalid: { code: 'NotAuthorized', text: 'Token invalid.' },
   agentMethodNotAllowed: { code: 'MethodNotAllowed', text: 'The method is not allowed for the requested URL.' },
   agentUrlNotFound: { code: 'NotFound', text: 'The requested URL was not found on the server.' },
 
