@@ -48,7 +48,7 @@ export function parseLimit(query: Query, maxLimit: number): number {
 
 export function parseSortDir(query: Query): 'asc' | 'desc' {
   const v = one(query, 'sort_dir') ?? 'asc';
-  if (v !== 'asc' && v !== 'desc') throw fail('sortDirInvalid', { dir: v });
+  if (v !== 'asc' && v !== 'desc') throw fail('invalidSortDirection', { dir: v });
   return v;
 }
 

@@ -58,7 +58,7 @@ function machineSpecs(flags: BmcFlags): MachineSpec[] {
   if (specs.length === 0) throw fail('machinesMissing');
   const names = new Set<string>();
   for (const s of specs) {
-    if (names.has(s.name)) throw fail('machineNameTwice', { name: s.name });
+    if (names.has(s.name)) throw fail('machineNameClash', { name: s.name });
     names.add(s.name);
   }
   return specs;

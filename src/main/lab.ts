@@ -39,7 +39,7 @@ function defaultAgentBundle(): string {
   const here = path.dirname(fileURLToPath(import.meta.url));
   const candidates = [path.join(here, 'ingot-agent.cjs'), path.join(here, '..', '..', 'dist', 'ingot-agent.cjs')];
   const found = candidates.find((c) => existsSync(c));
-  if (!found) throw fail('agentBundleMissing', { paths: candidates.join(', ') });
+  if (!found) throw fail('defaultAgentBundleMissing', { paths: candidates.join(', ') });
   return found;
 }
 

@@ -88,7 +88,7 @@ export function inspectionRuleRoutes(app: FastifyInstance, deps: ApiDeps): void 
     const fields = returnFields(q, req.apiMinor, DEFAULT_FIELDS, INSPECTION_RULES_MINOR);
     checkFieldsExist(fields, new Set([...FIELDS, 'links']));
     const sortKey = one(q, 'sort_key');
-    if (sortKey !== undefined && UNSORTABLE.has(sortKey)) throw fail('sortKeyInvalid', { key: sortKey });
+    if (sortKey !== undefined && UNSORTABLE.has(sortKey)) throw fail('invalidSortKey', { key: sortKey });
     const limit = parseLimit(q, deps.config.max_limit);
     const phase = one(q, 'phase');
     const rules = await deps.store.inspectionRules.list(phase === undefined ? {} : { phase }, { limit, marker: one(q, 'marker'), sortKey, sortDir: parseSortDir(q) });

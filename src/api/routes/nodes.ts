@@ -322,7 +322,7 @@ export function nodeRoutes(app: FastifyInstance, deps: ApiDeps): void {
     const node = await getNode(deps, req.params.node, minor, hadJsonSuffix(req.raw));
     const onlyRemovesInstance = ops.length === 1 && ops[0]?.op === 'remove' && ops[0].path === '/instance_uuid';
     if (!(node.maintenance && onlyRemovesInstance) && node.target_provision_state && !UPDATE_ALLOWED_STATES.includes(node.provision_state)) {
-      throw fail('nodeUpdateInTransition', { node: req.params.node });
+      throw fail('nodeInTransition', { node: req.params.node });
     }
     const base = baseUrl(req, deps.config.public_url);
     const ctx = await nodeContext(deps, base, minor, [node]);

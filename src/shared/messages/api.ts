@@ -26,7 +26,7 @@ export const API_MESSAGES = {
   // api/query.ts
   limitNotInteger: { code: 'InvalidParameterValue', text: 'Invalid limit "{limit}": expected a positive integer.' },
   limitNotPositive: { code: 'InvalidParameterValue', text: 'Limit must be positive' },
-  sortDirInvalid: { code: 'InvalidParameterValue', text: "Invalid sort direction: {dir}. Acceptable values are 'asc' or 'desc'" },
+  invalidSortDirection: { code: 'InvalidParameterValue', text: "Invalid sort direction: {dir}. Acceptable values are 'asc' or 'desc'" },
   detailNeedsVersion: { code: 'InvalidParameterValue', text: 'Invalid query parameter ?detail={detail} received.' },
   detailWithFields: { code: 'InvalidParameterValue', text: 'Can not specify ?detail=True and fields in the same request.' },
   fieldsUnknown: { code: 'InvalidParameterValue', text: 'Field(s) "{fields}" are not valid' },
@@ -88,7 +88,7 @@ export const API_MESSAGES = {
 
   // api/routes/inspection-rules.ts
   inspectionRulesNeedVersion: { code: 'NotFound', text: 'The API version does not allow inspection rules' },
-  sortKeyInvalid: { code: 'InvalidParameterValue', text: 'The sort_key value {key} is an invalid field for sorting' },
+  invalidSortKey: { code: 'InvalidParameterValue', text: 'The sort_key value {key} is an invalid field for sorting' },
   sensitiveRuleUnset: { code: 'PatchError', text: 'Inspection rules cannot have the sensitive flag unset.' },
 
   // api/routes/node-management.ts
@@ -113,7 +113,7 @@ export const API_MESSAGES = {
   // api/routes/nodes.ts
   provisionStateFilterInvalid: { code: 'InvalidParameterValue', text: 'Provision state "{state}" is not valid' },
   faultFilterInvalid: { code: 'InvalidParameterValue', text: 'Unrecognized fault "{fault}" is specified, allowed faults are {faults}' },
-  nodeUpdateInTransition: { code: 'InvalidState', text: 'Node {node} can not be updated while a state transition is in progress.' },
+  nodeInTransition: { code: 'InvalidState', text: 'Node {node} can not be updated while a state transition is in progress.' },
 
   // api/routes/portgroups.ts
   portgroupNameInvalid: { code: 'InvalidParameterValue', text: "Cannot use invalid name '{name}' for a portgroup." },

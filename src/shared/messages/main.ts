@@ -27,7 +27,7 @@ export const MAIN_MESSAGES = {
   // main/bmc.ts
   machinesFileInvalid: { code: 'InvalidParameterValue', text: '--machines {path}: {reason}' },
   machinesMissing: { code: 'MissingParameterValue', text: 'Say which machines to emulate: --simulate N and/or --machines FILE.' },
-  machineNameTwice: { code: 'InvalidParameterValue', text: 'Machine name "{name}" is declared twice (--machines and --simulate); change --name-prefix.' },
+  machineNameClash: { code: 'InvalidParameterValue', text: 'Machine name "{name}" is declared twice (--machines and --simulate); change --name-prefix.' },
   ipmiPortBaseTooHigh: { code: 'InvalidParameterValue', text: '--ipmi-port-base {base} leaves no room for {count} machines below port 65535.' },
 
   // main/demo.ts
@@ -35,6 +35,6 @@ export const MAIN_MESSAGES = {
   demoNeedsEmptyDataDir: { code: 'InvalidParameterValue', text: 'the demo enrolls machines of its own: start it on a data directory without nodes (a new --data-dir)' },
 
   // main/lab.ts
-  agentBundleMissing: { code: 'MissingParameterValue', text: 'The bundled agent is missing (looked for {paths}): run npm run build, or pass --agent.' },
+  defaultAgentBundleMissing: { code: 'MissingParameterValue', text: 'The bundled agent is missing (looked for {paths}): run npm run build, or pass --agent.' },
   kernelWithoutInitramfs: { code: 'MissingParameterValue', text: '--kernel and --initramfs go together (or leave both out to build them).' },
 } as const satisfies MessageTable;
