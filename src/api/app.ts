@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { baseApp, withMethodNotAllowed } from './http-base.js';
 import type { ApiDeps } from './context.js';
+import { errorMessage } from '../shared/errors.js';
 import { errorBody, toApiError } from './errors.js';
 import { MAX_MINOR, MIN_MINOR, parseVersion, versionHeaders } from './microversion.js';
 import { rewriteJsonSuffix } from './resolve.js';
@@ -79,7 +80,7 @@ export function buildApp(deps: ApiDeps): FastifyInstance {
   });
 
   app.setNotFoundHandler((_req, reply) => {
-    void reply.code(404).type('application/json').send(errorBody(404, 'The resource could not be found.'));
+    void reply.code(404).type('application/json').send(errorBody(404, errorMessage('resourceNotFound').message));
   });
 
   withMethodNotAllowed(
@@ -108,7 +109,7 @@ export function buildApp(deps: ApiDeps): FastifyInstance {
         .code(405)
         .header('allow', allowed.join(', '))
         .type('application/json')
-        .send(errorBody(405, `The method ${req.method} is not allowed for this resource; allowed: ${allowed.join(', ')}.`));
+        .send(errorBody(405, errorMessage('methodNotAllowed', { method: req.method, allowed: allowed.join(', ') }).message));
     },
   );
   return app;

@@ -72,3 +72,41 @@ describe('bad input gets 400 naming the problem and changes nothing', () => {
     expect(fault(res.body).faultstring).toContain('no-such-driver');
   });
 });
+
+describe('the same mistake reads the same wherever it is made', () => {
+  const missing = '11111111-2222-3333-4444-555555555555';
+
+  async function answer(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) {
+    const res = await t.app.inject({ method, url, headers: LATEST, ...(payload === undefined ? {} : { payload: payload as object }) });
+    return { status: res.statusCode, code: res.headers['x-ingot-error-code'], text: fault(res.body).faultstring };
+  }
+
+  it('a UUID that is not one, in a URL, a query or a body, in Ironic’s words (args.uuid)', async () => {
+    expect(await answer('GET', '/v1/chassis/not-a-uuid')).toEqual({ status: 400, code: 'InvalidParameterValue', text: 'Expected UUID for chassis_uuid: not-a-uuid' });
+    expect(await answer('GET', '/v1/inspection_rules/not-a-uuid')).toEqual({ status: 400, code: 'InvalidParameterValue', text: 'Expected UUID for inspection_rule_uuid: not-a-uuid' });
+    expect(await answer('GET', '/v1/nodes?instance_uuid=nope')).toEqual({ status: 400, code: 'InvalidParameterValue', text: 'Expected UUID for instance_uuid: nope' });
+    expect(await answer('GET', '/v1/nodes?chassis_uuid=nope')).toEqual({ status: 400, code: 'InvalidParameterValue', text: 'Expected UUID for chassis_uuid: nope' });
+    expect(await answer('DELETE', '/v1/ports/nope')).toEqual({ status: 400, code: 'InvalidParameterValue', text: 'Expected UUID for port_uuid: nope' });
+    expect(await answer('POST', '/v1/nodes', { driver: 'fake-hardware', chassis_uuid: 'nope' })).toEqual({ status: 400, code: 'InvalidParameterValue', text: 'Expected UUID for chassis_uuid: nope' });
+  });
+
+  it('a resource a parameter names that does not exist: its not-found message, answered 400 as Ironic does', async () => {
+    const before = await counts();
+    expect(await answer('POST', '/v1/nodes', { driver: 'fake-hardware', chassis_uuid: missing })).toEqual({ status: 400, code: 'InvalidParameterValue', text: `Chassis ${missing} could not be found.` });
+    expect(await answer('POST', '/v1/ports', { address: '52:54:00:00:00:01', node_uuid: missing })).toEqual({ status: 400, code: 'InvalidParameterValue', text: `Node ${missing} could not be found.` });
+    expect(await answer('GET', '/v1/ports?node=no-such-node')).toEqual({ status: 400, code: 'InvalidParameterValue', text: 'Node no-such-node could not be found.' });
+    expect(await counts()).toEqual(before);
+  });
+
+  it('a body that is not a JSON object, for every resource', async () => {
+    expect((await answer('POST', '/v1/nodes', [1])).text).toBe('Invalid input for node: expected a JSON object, got array.');
+    expect((await answer('POST', '/v1/inspection_rules', [1])).text).toBe('Invalid input for inspection rule: expected a JSON object, got array.');
+  });
+
+  it('a body that is not JSON is MalformedBody, with its code', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/v1/nodes', headers: { ...LATEST, 'content-type': 'application/json' }, payload: '{"driver":' });
+    expect(res.statusCode).toBe(400);
+    expect(res.headers['x-ingot-error-code']).toBe('MalformedBody');
+    expect(fault(res.body).faultstring).toMatch(/^Malformed JSON body: /);
+  });
+});

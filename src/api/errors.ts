@@ -3,7 +3,7 @@
  * JSON document `{"faultcode": "Client"|"Server", "faultstring": "...", "debuginfo": null}`.
  * `toApiError` turns anything thrown (IngotError, fastify's own errors, bugs) into a status and message.
  */
-import { fail, IngotError } from '../shared/errors.js';
+import { errorMessage, fail, IngotError, type ErrorCode, type FailArgs, type MessageId } from '../shared/errors.js';
 
 /** The envelope body for `status` and `message`. */
 export function errorBody(status: number, message: string): { error_message: string } {
@@ -27,6 +27,16 @@ interface FastifyLikeError {
   message?: string;
 }
 
+/**
+ * Message `id` raised under `code` rather than its own. Ironic answers some errors with another status
+ * than their class has: a resource named by a request parameter that does not exist is a 400, not a
+ * 404 (it sets `e.code = BAD_REQUEST` on the NotFound), and one message answers 404 to a GET and 405 to
+ * the other methods (`validation.api_version(exception_class=…)`).
+ */
+export function failAs<M extends MessageId>(code: ErrorCode, id: M, ...args: FailArgs<M>): IngotError {
+  return new IngotError(code, errorMessage(id, ...args).message, args[1]);
+}
+
 function fromIngotError(err: IngotError): ApiError {
   // 503 (no free worker, no conductor) is back-pressure the client retries, not a fault of Ingot.
   return { status: err.status, message: err.message, internal: err.status >= 500 && err.status !== 503, code: err.code };
@@ -39,19 +49,17 @@ export function toApiError(err: unknown, maxBodyBytes: number): ApiError {
   switch (e.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       // 413, as Ironic's API answers a body over `[api]max_json_body_size` (its JSON body middleware).
-      return fromIngotError(fail('BodyTooLarge', `Request body is too large (limit ${maxBodyBytes} bytes).`));
+      return fromIngotError(fail('bodyTooLarge', { limit: maxBodyBytes }));
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return { status: 400, message: 'Malformed JSON body: the body is empty.', internal: false };
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return { status: 415, message: `Unsupported media type: ${e.message ?? ''}. Send application/json.`, internal: false };
+      return fromIngotError(fail('bodyEmpty'));
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return { status: 400, message: 'Request body size did not match Content-Length.', internal: false };
+      return fromIngotError(fail('bodyLengthMismatch'));
     default:
       break;
   }
-  if (err instanceof SyntaxError) return { status: 400, message: `Malformed JSON body: ${err.message}`, internal: false };
+  if (err instanceof SyntaxError) return fromIngotError(fail('bodyMalformed', { reason: err.message }));
   if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
     return { status: e.statusCode, message: e.message ?? 'Bad request.', internal: false };
   }
-  return { status: 500, message: 'Internal server error; see the server log.', internal: true };
+  return fromIngotError(fail('internalError'));
 }

@@ -46,20 +46,14 @@ export function parseVersion(headers: Record<string, string | string[] | undefin
   if (raw === undefined) return MIN_MINOR;
   if (raw.toLowerCase() === 'latest') return MAX_MINOR;
   const m = /^(\d+)\.(\d+)$/.exec(raw);
-  if (!m) throw fail('NotAcceptable', `Invalid value for ${'X-OpenStack-Ironic-API-Version'} header: "${raw}". Expected 1.Y or latest.`);
+  if (!m) throw fail('versionHeaderInvalid', { version: raw });
   const major = Number(m[1]);
   const minor = Number(m[2]);
   if (major !== 1) {
-    throw fail(
-      'NotAcceptable',
-      `Mutually exclusive versions requested. Version ${raw} requested but not supported by this service. The supported version range is: ${RANGE}.`,
-    );
+    throw fail('versionMajorUnsupported', { version: raw, range: RANGE });
   }
   if (minor < MIN_MINOR || minor > MAX_MINOR) {
-    throw fail(
-      'NotAcceptable',
-      `Version ${raw} was requested but the minor version is not supported by this service. The supported version range is: ${RANGE}.`,
-    );
+    throw fail('versionMinorUnsupported', { version: raw, range: RANGE });
   }
   return minor;
 }
@@ -77,12 +71,10 @@ export function versionHeaders(minor: number): Record<string, string> {
 
 /** Throws NotAcceptable (406) unless the request's version is at least `1.min`. */
 export function requireVersion(minor: number, min: number, what: string): void {
-  if (minor < min) {
-    throw fail('NotAcceptable', `Request not acceptable. The minimal required API version should be ${versionString(min)} for ${what}.`);
-  }
+  if (minor < min) throw fail('versionTooOldFor', { version: versionString(min), what });
 }
 
 /** Throws NotFound (404) unless the request's version is at least `1.min`: a URL newer than the version. */
 export function requireUrlVersion(minor: number, min: number): void {
-  if (minor < min) throw fail('NotFound', 'The resource could not be found.');
+  if (minor < min) throw fail('resourceNotFound');
 }

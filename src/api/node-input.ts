@@ -33,25 +33,28 @@ export function rejectNewerFields(values: Record<string, unknown>, minor: number
     if (nodeFieldAllowed(field, minor)) continue;
     if (value === null || value === undefined) continue;
     if (field === 'conductor_group' && value === '') continue;
-    throw fail('NotAcceptable', `Field "${field}" is not acceptable at API version 1.${minor}; it needs 1.${NODE_FIELD_VERSIONS[field]}.`);
+    throw fail('fieldNotAcceptable', { field, minor, min: NODE_FIELD_VERSIONS[field] ?? 1 });
   }
 }
 
-/** One field's wire value as the storage value; `null` becomes the field's empty value. */
-async function convert(deps: ApiDeps, field: string, value: unknown, minor: number, verb: 'create' | 'update'): Promise<[string, unknown]> {
+/**
+ * One field's wire value as the storage value; `null` becomes the field's empty value. `node` is the
+ * node's identifier in the URL of an update (undefined for a create).
+ */
+async function convert(deps: ApiDeps, field: string, value: unknown, minor: number, node: string | undefined): Promise<[string, unknown]> {
   if (value === null) {
     if (DICT_FIELDS.has(field)) return [field, {}];
     if (NON_NULL_BOOLS.has(field)) return [field, false];
     if (field === 'conductor_group') return [field, ''];
     if (field === 'chassis_uuid') return ['chassis_id', null];
-    if (field === 'driver') throw fail('InvalidParameterValue', "'/driver' is a mandatory attribute and can not be removed");
+    if (field === 'driver') throw fail('patchMandatoryAttribute', { path: '/driver' });
     return [field, null];
   }
   if (BOOL_FIELDS.has(field)) return [field, toBool(field, value)];
   switch (field) {
     case 'name':
       if (typeof value !== 'string' || !isValidNodeName(value, minor)) {
-        throw fail('InvalidParameterValue', `Cannot ${verb} node with invalid name '${String(value)}'`);
+        throw node === undefined ? fail('nodeNameInvalid', { name: String(value) }) : fail('nodeRenameInvalid', { node, name: String(value) });
       }
       return [field, value];
     case 'uuid':
@@ -61,7 +64,7 @@ async function convert(deps: ApiDeps, field: string, value: unknown, minor: numb
       return ['chassis_id', await chassisIdFor(deps, value)];
     case 'conductor_group':
       if (typeof value !== 'string' || !CONDUCTOR_GROUP.test(value) || value.length > 255) {
-        throw fail('InvalidParameterValue', `Invalid conductor_group "${String(value)}": use letters, digits, _, - and . only.`);
+        throw fail('conductorGroupInvalid', { group: String(value) });
       }
       return [field, value.toLowerCase()];
     default:
@@ -75,18 +78,18 @@ export async function nodeCreateFromBody(deps: ApiDeps, body: unknown, minor: nu
   rejectNewerFields(obj, minor);
   const out: Record<string, unknown> = {};
   for (const [field, value] of Object.entries(obj)) {
-    const [k, v] = await convert(deps, field, value, minor, 'create');
+    const [k, v] = await convert(deps, field, value, minor, undefined);
     out[k] = v;
   }
   out.provision_state = minor < 11 ? 'available' : 'enroll';
   return out as NodeCreate;
 }
 
-/** Validates the fields a patch changed against the patched schema into NodeChanges. */
-export async function nodeChangesFromPatch(deps: ApiDeps, changed: Record<string, unknown>, minor: number): Promise<NodeChanges> {
+/** Validates the fields a patch of node `node` (as the URL names it) changed against the patched schema into NodeChanges. */
+export async function nodeChangesFromPatch(deps: ApiDeps, node: string, changed: Record<string, unknown>, minor: number): Promise<NodeChanges> {
   const out: Record<string, unknown> = {};
   for (const [field, value] of Object.entries(checkChanged(changed, NodePatchedBody))) {
-    const [k, v] = await convert(deps, field, value, minor, 'update');
+    const [k, v] = await convert(deps, field, value, minor, node);
     out[k] = v;
   }
   return out as NodeChanges;

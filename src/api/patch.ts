@@ -29,28 +29,26 @@ const isPatchOp = (op: unknown): op is PatchOp['op'] => (PATCH_OPS as readonly u
 /** Validates the shape of a patch document and Ironic's attribute rules; returns the operations. */
 export function parsePatch(body: unknown, rules: PatchRules): PatchOp[] {
   if (!Array.isArray(body)) {
-    throw fail('PatchError', `Invalid patch: expected a JSON array of operations, got ${body === null ? 'null' : typeof body}.`);
+    throw fail('patchNotArray', { actual: body === null ? 'null' : typeof body });
   }
   const ops: PatchOp[] = [];
   body.forEach((raw: unknown, i) => {
-    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw fail('PatchError', `Invalid patch: operation ${i} is not a JSON object.`);
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw fail('patchOpNotObject', { index: i });
     const p = raw as Record<string, unknown>;
     if (!isPatchOp(p.op)) {
-      throw fail('PatchError', `Invalid patch: operation ${i} has op ${JSON.stringify(p.op)}; expected one of ${PATCH_OPS.join(', ')}.`);
+      throw fail('patchOpUnknown', { index: i, op: JSON.stringify(p.op), ops: PATCH_OPS.join(', ') });
     }
     if (typeof p.path !== 'string' || !PATH_RE.test(p.path)) {
-      throw fail('PatchError', `Invalid patch: operation ${i} has path ${JSON.stringify(p.path)}; expected a JSON pointer such as /name or /driver_info/key.`);
+      throw fail('patchPathInvalid', { index: i, path: JSON.stringify(p.path) });
     }
     if (p.op !== 'remove' && !('value' in p)) {
-      throw fail('PatchError', `Invalid patch: operation ${i} ('${p.op}' on ${p.path}): 'add' and 'replace' operations need a value.`);
+      throw fail('patchValueMissing', { index: i, op: p.op, path: p.path });
     }
-    if (INTERNAL.has(p.path)) throw fail('InvalidParameterValue', `'${p.path}' is an internal attribute and can not be updated`);
-    if (p.op === 'remove' && rules.mandatory.includes(p.path)) {
-      throw fail('InvalidParameterValue', `'${p.path}' is a mandatory attribute and can not be removed`);
-    }
+    if (INTERNAL.has(p.path)) throw fail('patchInternalAttribute', { path: p.path });
+    if (p.op === 'remove' && rules.mandatory.includes(p.path)) throw fail('patchMandatoryAttribute', { path: p.path });
     const top = p.path.split('/')[1] as string;
     if (!rules.allowed.includes(top)) {
-      throw fail('InvalidParameterValue', `Cannot patch ${p.path}. Only the following can be updated: ${rules.allowed.join(', ')}`);
+      throw fail('patchPathNotAllowed', { path: p.path, allowed: rules.allowed.join(', ') });
     }
     ops.push(p.op === 'remove' ? { op: 'remove', path: p.path } : { op: p.op, path: p.path, value: p.value });
   });
@@ -71,7 +69,7 @@ export function touches(ops: readonly PatchOp[], path: string): boolean {
 export function applyPatch(doc: Record<string, unknown>, ops: readonly PatchOp[]): Record<string, unknown> {
   for (const p of ops) {
     if (p.op === 'add' && p.path.split('/').length === 2 && !(p.path.slice(1) in doc)) {
-      throw fail('InvalidParameterValue', `Adding a new attribute (${p.path}) to the root of the resource is not allowed`);
+      throw fail('patchAddAtRoot', { path: p.path });
     }
   }
   let current = doc;
@@ -79,7 +77,7 @@ export function applyPatch(doc: Record<string, unknown>, ops: readonly PatchOp[]
     try {
       current = jsonpatch.applyOperation(current, p as Operation, true, true, true).newDocument;
     } catch (err) {
-      throw fail('PatchError', `Couldn't apply patch '${pythonRepr(p)}'. Reason: ${patchFailure(p, err)}`);
+      throw fail('patchNotApplicable', { patch: pythonRepr(p), reason: patchFailure(p, err) });
     }
   }
   return current;

@@ -16,7 +16,7 @@ export function requireOneNode(body: Pick<PortPostBody, 'node_ident' | 'node_uui
   const { node_ident: ident, node_uuid: uuid } = body;
   if (ident !== undefined && uuid === undefined) return { field: 'node_ident', value: ident };
   if (uuid !== undefined && ident === undefined) return { field: 'node_uuid', value: uuid };
-  throw fail('InvalidParameterValue', `Invalid input for port: exactly one of 'node_uuid' and 'node_ident' is required, ${ident !== undefined ? 'both were given' : 'neither was given'}.`);
+  throw fail(ident !== undefined ? 'portNodeBothGiven' : 'portNodeNeitherGiven');
 }
 
 /**
@@ -30,7 +30,7 @@ export const CHECKED_PORT_FIELDS: Readonly<Record<string, number>> = {
 const NEWER_LINK_KEYS: Readonly<Record<string, number>> = { network_type: 64, 'vtep-logical-switch': 90 };
 
 function notAcceptable(field: string, minor: number, min: number): never {
-  throw fail('NotAcceptable', `Field "${field}" is not acceptable at API version 1.${minor}; it needs 1.${min}.`);
+  throw fail('fieldNotAcceptable', { field, minor, min });
 }
 
 /**
@@ -99,7 +99,7 @@ const DATAPATH_ID = /^[0-9a-f]{16}$/;
 export function validateLocalLink(value: unknown): JsonObject | null {
   if (value === null || value === undefined) return null;
   if (typeof value !== 'object' || Array.isArray(value)) {
-    throw fail('InvalidParameterValue', `Schema error for local_link_connection: ${pythonRepr(value)} is not of type 'object'`);
+    throw fail('localLinkNotObject', { value: pythonRepr(value) });
   }
   const link = value as JsonObject;
   const valid = Object.keys(link).length === 0 || (baseShape(link) && (
@@ -109,12 +109,12 @@ export function validateLocalLink(value: unknown): JsonObject | null {
     || has(link, 'port_id', 'vtep-logical-switch', 'vtep-physical-switch')
   ));
   if (!valid) {
-    throw fail('InvalidParameterValue', `Schema error for local_link_connection: ${pythonRepr(link)} is not valid under any of the given schemas`);
+    throw fail('localLinkInvalid', { value: pythonRepr(link) });
   }
   if (typeof link.switch_id !== 'string') return link;
   const id = link.switch_id.toLowerCase();
   if (!isMac(id) && !DATAPATH_ID.test(id)) {
-    throw fail('InvalidParameterValue', `Expected a MAC address or OpenFlow datapath ID but received ${link.switch_id}.`);
+    throw fail('switchIdInvalid', { switch_id: link.switch_id });
   }
   return { ...link, switch_id: id };
 }
@@ -123,6 +123,6 @@ export function validateLocalLink(value: unknown): JsonObject | null {
 export function checkSmartNicLink(link: JsonObject | null): void {
   if (link === null) return;
   if (!(baseShape(link) && has(link, 'port_id', 'hostname'))) {
-    throw fail('InvalidParameterValue', 'Smart NIC port must have port_id and hostname in local_link_connection');
+    throw fail('smartNicLinkIncomplete');
   }
 }

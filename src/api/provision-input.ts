@@ -27,7 +27,7 @@ const given = (steps: unknown[] | null | undefined): steps is unknown[] => Array
  * jsonschema does; a deploy step's priority becomes a number.
  */
 export function checkSteps(kind: StepKind, steps: unknown[]): RequestedStep[] {
-  const invalid = (e: SchemaError) => fail('InvalidParameterValue', `Invalid ${kind}_steps: ${longSchemaMessage(e)}`);
+  const invalid = (e: SchemaError) => fail('stepsInvalid', { kind, reason: longSchemaMessage(e) });
   switch (kind) {
     case 'clean':
       return checkSchema(CleanStepsBody, steps, invalid);
@@ -39,28 +39,24 @@ export function checkSteps(kind: StepKind, steps: unknown[]): RequestedStep[] {
 }
 
 function onlyFor(field: string, targets: string): never {
-  throw fail('InvalidParameterValue', `"${field}" is only valid when setting target provision state to ${targets}`);
+  throw fail('onlyValidForTarget', { field, targets });
 }
 
 function requiredFor(field: string, target: string): never {
-  throw fail('InvalidParameterValue', `"${field}" is required when setting target provision state to ${target}`);
+  throw fail('requiredForTarget', { field, target });
 }
 
 /** The conductor's options for `target` from a checked body; InvalidParameterValue or NotAcceptable (406). */
 export function provisionOptionsFromBody(target: ProvisionVerb, body: ProvisionBody, minor: number): ProvisionOptions {
   const options: ProvisionOptions = {};
   if (body.configdrive !== undefined && body.configdrive !== null) {
-    if (!DEPLOYS.has(target)) {
-      throw fail('InvalidParameterValue', 'Adding a config drive is only supported when setting provision state to active, rebuild or deploy');
-    }
+    if (!DEPLOYS.has(target)) throw fail('configdriveNotForTarget');
     if (typeof body.configdrive === 'object') requireVersion(minor, 56, 'a JSON configdrive');
     options.configdrive = body.configdrive;
   }
   if (body.disable_ramdisk !== undefined && body.disable_ramdisk !== null) {
     requireVersion(minor, 70, 'disable_ramdisk');
-    if (target !== 'clean' && target !== 'service') {
-      throw fail('InvalidParameterValue', '"disable_ramdisk" can only be used with the clean or service verbs');
-    }
+    if (target !== 'clean' && target !== 'service') throw fail('disableRamdiskNotForTarget');
     options.disable_ramdisk = toBool('disable_ramdisk', body.disable_ramdisk);
   }
   if (given(body.clean_steps) && target !== 'clean') onlyFor('clean_steps', 'clean');
@@ -74,7 +70,7 @@ export function provisionOptionsFromBody(target: ProvisionVerb, body: ProvisionB
     if (target !== 'service') onlyFor('service_steps', 'service');
   }
   if (body.runbook !== undefined && body.runbook !== null) {
-    throw fail('InvalidParameterValue', 'runbooks (API 1.92) are not supported by Ingot.');
+    throw fail('runbooksNotSupported');
   }
   // What each verb needs, once the arguments are known to belong to it (`_do_provision_action`).
   if (DEPLOYS.has(target) && given(body.deploy_steps)) options.deploy_steps = checkSteps('deploy', body.deploy_steps);
@@ -87,9 +83,7 @@ export function provisionOptionsFromBody(target: ProvisionVerb, body: ProvisionB
     options.service_steps = checkSteps('service', body.service_steps);
   }
   if (target === 'rescue') {
-    if (!body.rescue_password?.trim()) {
-      throw fail('InvalidParameterValue', 'A non-empty "rescue_password" is required when setting target provision state to rescue');
-    }
+    if (!body.rescue_password?.trim()) throw fail('rescuePasswordRequired');
     options.rescue_password = body.rescue_password;
   }
   return options;

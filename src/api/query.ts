@@ -40,17 +40,15 @@ export function boolParam(query: Query, name: string): boolean | undefined {
 export function parseLimit(query: Query, maxLimit: number): number {
   const v = one(query, 'limit');
   if (v === undefined || v === '') return maxLimit;
-  if (!/^-?\d+$/.test(v.trim())) throw fail('InvalidParameterValue', `Invalid limit "${v}": expected a positive integer.`);
+  if (!/^-?\d+$/.test(v.trim())) throw fail('limitNotInteger', { limit: v });
   const n = Number(v);
-  if (n <= 0) throw fail('InvalidParameterValue', 'Limit must be positive');
+  if (n <= 0) throw fail('limitNotPositive');
   return Math.min(n, maxLimit);
 }
 
 export function parseSortDir(query: Query): 'asc' | 'desc' {
   const v = one(query, 'sort_dir') ?? 'asc';
-  if (v !== 'asc' && v !== 'desc') {
-    throw fail('InvalidParameterValue', `Invalid sort direction: ${v}. Acceptable values are 'asc' or 'desc'`);
-  }
+  if (v !== 'asc' && v !== 'desc') throw fail('invalidSortDirection', { dir: v });
   return v;
 }
 
@@ -76,10 +74,10 @@ export function returnFields(
   const rawDetail = one(query, 'detail');
   let detail: boolean | undefined;
   if (rawDetail !== undefined) {
-    if (minor < detailMinVersion) throw fail('InvalidParameterValue', `Invalid query parameter ?detail=${rawDetail} received.`);
+    if (minor < detailMinVersion) throw fail('detailNeedsVersion', { detail: rawDetail });
     detail = toBool('detail', rawDetail);
   }
-  if (fields !== undefined && detail) throw fail('InvalidParameterValue', 'Can not specify ?detail=True and fields in the same request.');
+  if (fields !== undefined && detail) throw fail('detailWithFields');
   if (fields === undefined && !detail) return [...defaults];
   return fields;
 }
@@ -88,7 +86,7 @@ export function returnFields(
 export function checkFieldsExist(fields: readonly string[] | undefined, known: ReadonlySet<string>): void {
   if (!fields) return;
   const bad = fields.filter((f) => !known.has(f));
-  if (bad.length) throw fail('InvalidParameterValue', `Field(s) "${bad.join(', ')}" are not valid`);
+  if (bad.length) throw fail('fieldsUnknown', { fields: bad.join(', ') });
 }
 
 /**

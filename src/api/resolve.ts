@@ -7,6 +7,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { NodeRingKey } from '../conductor/client.js';
 import type { Node, Port } from '../domain/node.js';
 import { fail, IngotError } from '../shared/errors.js';
+import { failAs } from './errors.js';
 import { isUuid, normalizeUuid } from '../shared/ids.js';
 import type { ApiDeps } from './context.js';
 import { parseVersion } from './microversion.js';
@@ -28,15 +29,15 @@ export function isValidNodeName(name: string, minor: number): boolean {
 /** Throws InvalidParameterValue unless `value` is a UUID; returns it normalised. */
 export function requireUuid(field: string, value: unknown): string {
   if (typeof value !== 'string' || !isUuid(value)) {
-    throw fail('InvalidParameterValue', `Expected UUID for ${field}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
+    throw fail('uuidExpected', { field, value: typeof value === 'string' ? value : JSON.stringify(value) });
   }
   return normalizeUuid(value);
 }
 
 async function findNode(deps: ApiDeps, ident: string, minor: number): Promise<Node> {
   if (isUuid(ident)) return deps.store.nodes.get(normalizeUuid(ident));
-  if (minor < 5) throw fail('NodeNotFound', `Node ${ident} could not be found.`);
-  if (!isValidLogicalName(ident, minor)) throw fail('InvalidParameterValue', `Expected a logical name or UUID but received ${ident}.`);
+  if (minor < 5) throw fail('NodeNotFound', { node: ident });
+  if (!isValidLogicalName(ident, minor)) throw fail('logicalNameOrUuidExpected', { name: ident });
   return deps.store.nodes.get(ident);
 }
 
@@ -66,10 +67,10 @@ const INT_LIKE = /^(0|-?[1-9][0-9]*)$/;
  */
 export async function getPort(deps: ApiDeps, ident: string): Promise<Port> {
   if (isUuid(ident)) return deps.store.ports.get(normalizeUuid(ident));
-  if (!LOGICAL_NAME.test(ident)) throw fail('InvalidParameterValue', `Expected UUID or name for port_ident: ${ident}`);
+  if (!LOGICAL_NAME.test(ident)) throw fail('uuidOrNameExpected', { field: 'port_ident', value: ident });
   // NOTE: Ironic reads an integer-like identifier as its internal database id (`Port.get`), which its
   // API never shows; Ingot has no such lookup. Such a port is not found, as one named so is not in Ironic.
-  if (INT_LIKE.test(ident)) throw fail('PortNotFound', `Port ${ident} could not be found.`);
+  if (INT_LIKE.test(ident)) throw fail('PortNotFound', { port: ident });
   return deps.store.ports.get(ident);
 }
 
@@ -120,12 +121,15 @@ export function hadJsonSuffix(raw: object): boolean {
   return suffixed.has(raw);
 }
 
-/** Like {@link getNode}, but a missing node is a 400 (the node is a parameter, not the resource). */
-export async function getNodeParam(deps: ApiDeps, field: string, ident: string, minor: number): Promise<Node> {
+/**
+ * Like {@link getNode}, but a missing node is a 400 (the node is a parameter, not the resource), with
+ * the message of NodeNotFound, as Ironic answers it (`NodeNotFound(code=BAD_REQUEST)`).
+ */
+export async function getNodeParam(deps: ApiDeps, ident: string, minor: number): Promise<Node> {
   try {
     return await getNode(deps, ident, minor);
   } catch (err) {
-    if (err instanceof IngotError && err.code === 'NodeNotFound') throw fail('InvalidParameterValue', `${field}: ${err.message}`);
+    if (err instanceof IngotError && err.code === 'NodeNotFound') throw failAs('InvalidParameterValue', 'NodeNotFound', { node: ident });
     throw err;
   }
 }
@@ -171,14 +175,14 @@ export async function nodeContext(
   };
 }
 
-/** The chassis id for a `chassis_uuid` value (null clears it); a missing chassis is a 400. */
+/** The chassis id for a `chassis_uuid` value (null clears it); a missing chassis is a 400, as in Ironic. */
 export async function chassisIdFor(deps: ApiDeps, value: unknown): Promise<number | null> {
   if (value === null || value === undefined || value === '') return null;
   const uuid = requireUuid('chassis_uuid', value);
   try {
     return (await deps.store.chassis.get(uuid)).id;
   } catch (err) {
-    if (err instanceof IngotError && err.code === 'ChassisNotFound') throw fail('InvalidParameterValue', `Chassis ${uuid} could not be found.`);
+    if (err instanceof IngotError && err.code === 'ChassisNotFound') throw failAs('InvalidParameterValue', 'ChassisNotFound', { chassis: uuid });
     throw err;
   }
 }

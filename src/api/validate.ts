@@ -59,23 +59,28 @@ function maxLengthOf(s: Schema): number | undefined {
 export function checkField(name: string, value: unknown, schema: TSchema): void {
   const s = schema as Schema;
   if (!typeMatches(value, s)) {
-    throw fail(
-      'InvalidParameterValue',
-      `Invalid input for field/attribute ${name}. Value: ${JSON.stringify(value)}. Expected ${typeNames(s).join(' or ')}, got ${jsonType(value)}.`,
-    );
+    throw fail('fieldTypeInvalid', { field: name, value: JSON.stringify(value), expected: typeNames(s).join(' or '), actual: jsonType(value) });
   }
   const allowed = enumOf(s);
   if (allowed && value !== null && !allowed.includes(value)) {
-    throw fail('InvalidParameterValue', `Invalid input for field/attribute ${name}. Value: ${JSON.stringify(value)}. Value should be one of: ${allowed.join(', ')}.`);
+    throw fail('fieldValueNotAllowed', { field: name, value: JSON.stringify(value), allowed: allowed.join(', ') });
   }
   const max = maxLengthOf(s);
   if (max !== undefined && typeof value === 'string' && value.length > max) {
-    throw fail('InvalidParameterValue', `Invalid input for field/attribute ${name}. Value is longer than ${max} characters.`);
+    throw fail('fieldTooLong', { field: name, max });
   }
   const items = s.items ?? s.anyOf?.find((a) => a.type === 'array')?.items;
   if (items && Array.isArray(value)) {
     value.forEach((v, i) => checkField(`${name}[${i}]`, v, items as TSchema));
   }
+}
+
+/** `body` as a JSON object, or InvalidParameterValue naming `what` and what came instead. */
+export function requireObject(what: string, body: unknown): Record<string, unknown> {
+  if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw fail('bodyNotObject', { what, actual: body === undefined ? 'no body' : jsonType(body) });
+  }
+  return body as Record<string, unknown>;
 }
 
 /**
@@ -85,20 +90,17 @@ export function checkField(name: string, value: unknown, schema: TSchema): void 
  */
 export function checkBody<S extends TObject>(what: string, body: unknown, schema: S): Static<S> {
   const s = schema as Schema;
-  if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw fail('InvalidParameterValue', `Invalid input for ${what}: expected a JSON object, got ${body === undefined ? 'no body' : jsonType(body)}.`);
-  }
-  const obj = body as Record<string, unknown>;
+  const obj = requireObject(what, body);
   const props = s.properties ?? {};
   if (s.additionalProperties === false) {
     for (const key of Object.keys(obj)) {
       if (!Object.prototype.hasOwnProperty.call(props, key)) {
-        throw fail('InvalidParameterValue', `Invalid input for ${what}: unknown field '${key}'. Additional properties are not allowed ('${key}' was unexpected).`);
+        throw fail('bodyFieldUnknown', { what, field: key });
       }
     }
   }
   for (const key of s.required ?? []) {
-    if (!(key in obj)) throw fail('InvalidParameterValue', `Invalid input for ${what}: '${key}' is a required property.`);
+    if (!(key in obj)) throw fail('bodyFieldRequired', { what, field: key });
   }
   for (const [key, value] of Object.entries(obj)) {
     const fs = props[key];

@@ -8,6 +8,7 @@ import { IronicClient } from './http-client.js';
 import { parseFormat } from './output.js';
 import type { OutputFormat } from './output.js';
 import { renderError } from './api-error.js';
+import { fail } from '../shared/errors.js';
 
 /** Anything with `write(text)` (process.stdout, a test buffer). */
 export interface Writer {
@@ -65,7 +66,7 @@ export function contextFor(io: ClientIo, opts: CommonOptions): RunContext {
   const url = opts.url ?? nonEmpty(io.env['INGOT_URL']) ?? nonEmpty(io.env['OS_ENDPOINT']) ?? DEFAULT_URL;
   const apiVersion = opts.osBaremetalApiVersion ?? nonEmpty(io.env['OS_BAREMETAL_API_VERSION']) ?? 'latest';
   if (apiVersion !== 'latest' && !/^1\.\d+$/.test(apiVersion)) {
-    throw new Error(`--os-baremetal-api-version must be 1.Y or latest, not '${apiVersion}'`);
+    throw fail('apiVersionOptionInvalid', { version: apiVersion });
   }
   return {
     client: new IronicClient({ url, apiVersion, fetch: io.fetch }),

@@ -4,6 +4,7 @@
  */
 import { API_VERSION_HEADER } from '../protocol/client/wire.js';
 import { ApiError, faultOf } from './api-error.js';
+import { fail } from '../shared/errors.js';
 
 /** Where and how to talk to the API. */
 export interface ClientOptions {
@@ -30,7 +31,7 @@ export class IronicClient {
     try {
       base = new URL(`${url}/`);
     } catch {
-      throw new Error(`invalid endpoint URL '${options.url}'`);
+      throw fail('endpointUrlInvalid', { url: options.url });
     }
     this.base = base;
     this.apiVersion = options.apiVersion;

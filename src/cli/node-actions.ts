@@ -81,7 +81,7 @@ interface ActionOptions {
  */
 export function nodeAndWait(node: string | undefined, wait: string | boolean | undefined): { node: string; wait: number | undefined } {
   if (node === undefined && typeof wait === 'string' && !/^\d+(\.\d+)?$/.test(wait)) return { node: wait, wait: 0 };
-  if (node === undefined) throw fail('MissingParameterValue', "missing required argument 'node'");
+  if (node === undefined) throw fail('nodeArgumentMissing');
   return { node, wait: waitSeconds(wait) };
 }
 
@@ -105,9 +105,7 @@ export function addProvisionVerbs(node: Command, io: ClientIo): void {
         if (o.rescuePassword !== undefined) body.rescue_password = o.rescuePassword;
         if (o.disableRamdisk) body.disable_ramdisk = true;
         for (const r of spec.required ?? []) {
-          if (!(r.replace(/-/g, '_') in body)) {
-            throw fail('MissingParameterValue', `${verb} needs --${r}`);
-          }
+          if (!(r.replace(/-/g, '_') in body)) throw fail('verbOptionRequired', { verb, option: r });
         }
         await act(ctx, ident, wait, 'states/provision', body, (before) => ({
           kind: 'provision',

@@ -8,6 +8,7 @@ import { collect, jsonArg, keyValues, parseBool, parseCount, parseList } from '.
 import { columns, renderObject, renderRows } from './output.js';
 import { renderError } from './api-error.js';
 import type { Query } from './http-client.js';
+import { fail } from '../shared/errors.js';
 
 /** Columns of `node list` without `--long` (the fields of Ironic's non-detailed list). */
 export const NODE_LIST_FIELDS = ['uuid', 'name', 'instance_uuid', 'power_state', 'provision_state', 'maintenance'];
@@ -181,7 +182,7 @@ export function listParams(o: { limit?: string; sort?: string }): Query {
   }
   if (o.sort) {
     const [key, dir] = o.sort.split(':');
-    if (dir !== undefined && dir !== 'asc' && dir !== 'desc') throw new Error(`--sort direction must be asc or desc, not '${dir}'`);
+    if (dir !== undefined && dir !== 'asc' && dir !== 'desc') throw fail('sortDirectionOptionInvalid', { dir });
     q['sort_key'] = key;
     q['sort_dir'] = dir;
   }

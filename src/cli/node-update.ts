@@ -59,7 +59,7 @@ export function addNodeUpdate(node: Command, io: ClientIo): void {
         p.remove(`${i}_interface`, o[camel(`reset-${i}-interface`)] as boolean | undefined);
       }
       for (const [field, opt] of DICTS) p.setEntries(field, keyValues(o[camel(opt)] as string[] | undefined, `--${opt}`));
-      if (p.ops.length === 0) throw fail('MissingParameterValue', 'nothing to set: pass at least one option (see --help)');
+      if (p.ops.length === 0) throw fail('nothingToChange', { verb: 'set' });
       await ctx.client.request('PATCH', nodePath(ident as string), p.ops);
     }),
   );
@@ -80,7 +80,7 @@ export function addNodeUpdate(node: Command, io: ClientIo): void {
       p.remove('automated_clean', o['automatedClean'] as boolean | undefined);
       for (const i of NODE_INTERFACES) p.remove(`${i}_interface`, o[`${i}Interface`] as boolean | undefined);
       for (const [field, opt] of DICTS) p.removeKeys(field, o[camel(opt)] as string[] | undefined);
-      if (p.ops.length === 0) throw fail('MissingParameterValue', 'nothing to unset: pass at least one option (see --help)');
+      if (p.ops.length === 0) throw fail('nothingToChange', { verb: 'unset' });
       await ctx.client.request('PATCH', nodePath(ident as string), p.ops);
     }),
   );

@@ -17,7 +17,7 @@ export interface Column {
 /** Checks a `--format` value. */
 export function parseFormat(value: string): OutputFormat {
   if (value === 'table' || value === 'json' || value === 'value') return value;
-  throw fail('InvalidParameterValue', `--format must be table, json or value, not '${value}'`);
+  throw fail('formatOptionInvalid', { format: value });
 }
 
 /** Heading of an API field: `provision_state` → `Provisioning State`, `node_uuid` → `Node UUID`. */

@@ -8,7 +8,7 @@ import { columns, renderObject, renderRows } from './output.js';
 import { PatchBuilder } from './patch.js';
 import { collect, keyValues, parseBool, parseList } from './values.js';
 import { compact, deleteEach, listParams, nodePath, readList, withoutLinks } from './node-crud.js';
-import { fail } from '../shared/errors.js';
+import { ERRORS, errorMessage, fail } from '../shared/errors.js';
 import { isUuid } from '../shared/ids.js';
 import type { Query } from './http-client.js';
 
@@ -38,7 +38,7 @@ async function portByAddress(ctx: RunContext, address: string): Promise<WirePort
   const path = ctx.client.minor >= 43 ? 'ports' : 'ports/detail';
   const page = await ctx.client.get<{ ports?: WirePort[] }>(path, query);
   const port = page?.ports?.[0];
-  if (!port) throw new ApiError(404, `Port with address ${address} could not be found.`);
+  if (!port) throw new ApiError(ERRORS.PortNotFound.status, errorMessage('portAddressNotFound', { address }).message);
   return port;
 }
 
@@ -131,7 +131,7 @@ export function addPortCommands(program: Command, io: ClientIo, output?: OutputC
     .option('--local-link-connection <key=value>', 'local_link_connection entry (repeatable)', collect)
     .action(
       action<PortOptions & { portGroup?: string }>(io, async (ctx, [ident], o) => {
-        if (o.pxeEnabled && o.pxeDisabled) throw fail('InvalidParameterValue', '--pxe-enabled and --pxe-disabled exclude each other');
+        if (o.pxeEnabled && o.pxeDisabled) throw fail('pxeOptionsExclusive');
         const p = new PatchBuilder()
           .set('address', o.address)
           .set('node_uuid', o.node === undefined ? undefined : await nodeUuid(ctx, o.node))
@@ -141,7 +141,7 @@ export function addPortCommands(program: Command, io: ClientIo, output?: OutputC
           .set('portgroup_uuid', o.portGroup)
           .setEntries('extra', keyValues(o.extra, '--extra'))
           .setEntries('local_link_connection', keyValues(o.localLinkConnection, '--local-link-connection'));
-        if (p.ops.length === 0) throw fail('MissingParameterValue', 'nothing to set: pass at least one option (see --help)');
+        if (p.ops.length === 0) throw fail('nothingToChange', { verb: 'set' });
         await ctx.client.request('PATCH', portPath(ident as string), p.ops);
       }),
     );
@@ -162,7 +162,7 @@ export function addPortCommands(program: Command, io: ClientIo, output?: OutputC
             .remove('portgroup_uuid', o.portGroup)
             .removeKeys('extra', o.extra)
             .removeKeys('local_link_connection', o.localLinkConnection);
-          if (p.ops.length === 0) throw fail('MissingParameterValue', 'nothing to unset: pass at least one option (see --help)');
+          if (p.ops.length === 0) throw fail('nothingToChange', { verb: 'unset' });
           await ctx.client.request('PATCH', portPath(ident as string), p.ops);
         },
       ),

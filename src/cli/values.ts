@@ -19,7 +19,7 @@ export function collect(value: string, previous: string[] = []): string[] {
 /** Splits `k=v` into its key and JSON value (see the module comment for the rule). */
 export function parseKeyValue(arg: string, option: string): [string, JsonValue] {
   const eq = arg.indexOf('=');
-  if (eq <= 0) throw fail('InvalidParameterValue', `${option} expects key=value, got '${arg}'`);
+  if (eq <= 0) throw fail('keyValueExpected', { option, arg });
   const key = arg.slice(0, eq);
   const raw = arg.slice(eq + 1);
   return [key, parseLooseValue(raw)];
@@ -55,7 +55,7 @@ export async function jsonArg(arg: string, option: string): Promise<JsonValue> {
   try {
     return JSON.parse(text) as JsonValue;
   } catch (err) {
-    throw fail('InvalidParameterValue', `${option}: not valid JSON (${(err as Error).message}); pass JSON or @file`);
+    throw fail('jsonOptionInvalid', { option, reason: (err as Error).message });
   }
 }
 
@@ -69,7 +69,7 @@ export async function configDriveArg(arg: string): Promise<JsonValue> {
     try {
       return JSON.parse(text) as JsonValue;
     } catch (err) {
-      throw fail('InvalidParameterValue', `--config-drive: not valid JSON (${(err as Error).message})`);
+      throw fail('jsonOptionInvalid', { option: '--config-drive', reason: (err as Error).message });
     }
   }
   return text;
@@ -80,12 +80,12 @@ export function parseBool(value: string, option: string): boolean {
   const v = value.trim().toLowerCase();
   if (['true', 'yes', '1', 'on'].includes(v)) return true;
   if (['false', 'no', '0', 'off'].includes(v)) return false;
-  throw fail('InvalidParameterValue', `${option} expects true or false, got '${value}'`);
+  throw fail('boolOptionInvalid', { option, value });
 }
 
 /** A non-negative integer option value. */
 export function parseCount(value: string, option: string): number {
-  if (!/^\d+$/.test(value.trim())) throw fail('InvalidParameterValue', `${option} expects a non-negative integer, got '${value}'`);
+  if (!/^\d+$/.test(value.trim())) throw fail('countOptionInvalid', { option, value });
   return Number(value);
 }
 
@@ -98,6 +98,6 @@ async function readArgFile(path: string, option: string): Promise<string> {
   try {
     return await readFile(path, 'utf8');
   } catch (err) {
-    throw fail('InvalidParameterValue', `${option}: cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw fail('optionFileUnreadable', { option, path, reason: (err as NodeJS.ErrnoException).code ?? (err as Error).message });
   }
 }

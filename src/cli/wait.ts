@@ -6,6 +6,7 @@
  * {@link WaitError} carrying the node's `last_error`.
  */
 import type { WireNode } from '../protocol/client/wire.js';
+import { fail } from '../shared/errors.js';
 import { WaitError } from './api-error.js';
 import type { RunContext } from './context.js';
 import { nodePath } from './node-crud.js';
@@ -37,7 +38,7 @@ export function waitSeconds(value: string | boolean | undefined): number | undef
   if (value === undefined || value === false) return undefined;
   if (value === true) return 0;
   const n = Number(value);
-  if (!Number.isFinite(n) || n < 0) throw new Error(`--wait expects a number of seconds, not '${value}'`);
+  if (!Number.isFinite(n) || n < 0) throw fail('waitOptionInvalid', { value });
   return n;
 }
 

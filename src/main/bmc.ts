@@ -28,9 +28,14 @@ export interface BmcFlags {
   logLevel: string;
 }
 
+/** The most machines `--simulate` starts. */
+const MAX_SIMULATED = 10_000;
+/** The largest `--fault-seed` (a 31-bit seed). */
+const MAX_FAULT_SEED = 2 ** 31 - 1;
+
 function port(value: string, flag: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw fail('InvalidParameterValue', `${flag} must be a port number (0-65535), got "${value}".`);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw fail('flagNotPort', { flag, value });
   return n;
 }
 
@@ -41,19 +46,19 @@ function machineSpecs(flags: BmcFlags): MachineSpec[] {
     try {
       doc = JSON.parse(readFileSync(flags.machines, 'utf8'));
     } catch (err) {
-      throw fail('InvalidParameterValue', `--machines ${flags.machines}: ${(err as Error).message}`);
+      throw fail('machinesFileInvalid', { path: flags.machines, reason: (err as Error).message });
     }
     specs.push(...parseMachineSpecs(doc, flags.machines));
   }
   if (flags.simulate !== undefined) {
     const n = Number(flags.simulate);
-    if (!Number.isInteger(n) || n < 1 || n > 10_000) throw fail('InvalidParameterValue', `--simulate must be a whole number of machines (1-10000), got "${flags.simulate}".`);
+    if (!Number.isInteger(n) || n < 1 || n > MAX_SIMULATED) throw fail('flagNotWholeNumber', { flag: '--simulate', min: 1, max: MAX_SIMULATED, value: flags.simulate });
     specs.push(...simulatedSpecs(n, flags.namePrefix));
   }
-  if (specs.length === 0) throw fail('MissingParameterValue', 'Say which machines to emulate: --simulate N and/or --machines FILE.');
+  if (specs.length === 0) throw fail('machinesMissing');
   const names = new Set<string>();
   for (const s of specs) {
-    if (names.has(s.name)) throw fail('InvalidParameterValue', `Machine name "${s.name}" is declared twice (--machines and --simulate); change --name-prefix.`);
+    if (names.has(s.name)) throw fail('machineNameClash', { name: s.name });
     names.add(s.name);
   }
   return specs;
@@ -64,11 +69,11 @@ export async function bmcCommand(flags: BmcFlags): Promise<void> {
   const specs = machineSpecs(flags);
   const ipmiPortBase = port(flags.ipmiPortBase, '--ipmi-port-base');
   if (ipmiPortBase !== 0 && ipmiPortBase + specs.length - 1 > 65535) {
-    throw fail('InvalidParameterValue', `--ipmi-port-base ${ipmiPortBase} leaves no room for ${specs.length} machines below port 65535.`);
+    throw fail('ipmiPortBaseTooHigh', { base: ipmiPortBase, count: specs.length });
   }
   const faultSeed = flags.faultSeed === undefined ? undefined : Number(flags.faultSeed);
-  if (faultSeed !== undefined && !(Number.isInteger(faultSeed) && faultSeed >= 0 && faultSeed < 2 ** 31)) {
-    throw fail('InvalidParameterValue', `--fault-seed must be a whole number from 0 to 2147483647, got "${flags.faultSeed}".`);
+  if (faultSeed !== undefined && !(Number.isInteger(faultSeed) && faultSeed >= 0 && faultSeed <= MAX_FAULT_SEED)) {
+    throw fail('flagNotWholeNumber', { flag: '--fault-seed', min: 0, max: MAX_FAULT_SEED, value: String(flags.faultSeed) });
   }
   const fleet = await startFleet({
     machines: specs,

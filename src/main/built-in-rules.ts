@@ -14,7 +14,7 @@ export async function loadBuiltInRules(path: string): Promise<InspectionRuleInpu
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    throw fail('ConfigInvalid', `inspector.built_in_rules: cannot read ${path}: ${(err as Error).message}`);
+    throw fail('builtInRulesUnreadable', { path, reason: (err as Error).message });
   }
   const { parse: parseYaml } = await import('yaml');
   return parseBuiltinInspectionRules(text, { parseYaml: (t) => parseYaml(t) as unknown, source: path });

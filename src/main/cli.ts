@@ -10,6 +10,7 @@ import { registerClientCommands } from '../cli/client-commands.js';
 import type { BmcFlags } from './bmc.js';
 import type { LabDownFlags, LabStatusFlags, LabUpFlags, RamdiskBuildFlags, TestImageFlags } from './lab.js';
 import { RAMDISK_COMPRESSIONS } from '../lab/build/reproducible-cpio.js';
+import { fail } from '../shared/errors.js';
 import { createLogger } from '../shared/logger.js';
 import { INGOT_VERSION } from '../shared/version.js';
 import { loadConfig } from './load-config.js';
@@ -56,10 +57,13 @@ async function serveCommand(opts: ServeFlags): Promise<void> {
   await untilSignal(logger, 'the server', () => server.close());
 }
 
+/** The most machines `serve --demo` simulates. */
+const MAX_DEMO_MACHINES = 1000;
+
 /** `serve --demo N [--demo-run]`: see main/demo.ts. Without a data directory given, a temporary one is used and removed at exit. */
 async function demoCommand(opts: ServeFlags): Promise<void> {
   const count = Number(opts.demo);
-  if (!Number.isInteger(count) || count < 1 || count > 1000) throw new Error(`--demo needs a number of machines from 1 to 1000, not "${opts.demo}"`);
+  if (!Number.isInteger(count) || count < 1 || count > MAX_DEMO_MACHINES) throw fail('flagNotWholeNumber', { flag: '--demo', min: 1, max: MAX_DEMO_MACHINES, value: String(opts.demo) });
   const { demoConfig, demoError, formatReport, startDemo } = await import('./demo.js');
   const chosen = opts.dataDir ?? process.env.INGOT_DATABASE_DATA_DIR;
   const dataDir = chosen ?? (await mkdtemp(path.join(tmpdir(), 'ingot-demo-')));

@@ -16,7 +16,7 @@ import type { IngotConfig } from '../config/ingot-config.js';
 import { driverInfoFor } from '../bmc/inventory.js';
 import { startFleet, type Fleet } from '../bmc/fleet.js';
 import type { MachineSpec } from '../bmc/fleet-spec.js';
-import { messageOf } from '../shared/errors.js';
+import { fail, messageOf } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';
 
 const MIB = 1024 * 1024;
@@ -137,10 +137,10 @@ function median(values: number[]): number {
 
 /** Starts the fleet, enrolls it and (with `run`) inspects and deploys it; see module doc. */
 export async function startDemo(server: DemoServer, opts: DemoOptions): Promise<Demo> {
-  if (!server.boot.httpUrl) throw new Error('the demo needs the HTTP boot server on a specific address (boot.http_host)');
+  if (!server.boot.httpUrl) throw fail('demoNeedsHttpBoot');
   const api = new DemoApi(server.url, opts.signal);
   if ((await api.nodes()).length > 0) {
-    throw new Error('the demo enrolls machines of its own: start it on a data directory without nodes (a new --data-dir)');
+    throw fail('demoNeedsEmptyDataDir');
   }
   const files = path.join(server.boot.httpRoot, 'demo');
   await mkdir(files, { recursive: true });

@@ -20,14 +20,14 @@ const MB = 1e6;
 function whole(value: string | undefined, flag: string, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max) throw fail('InvalidParameterValue', `${flag} must be a whole number from ${min} to ${max}, not "${value}".`);
+  if (!Number.isInteger(n) || n < min || n > max) throw fail('flagNotWholeNumber', { flag, min, max, value });
   return n;
 }
 
 function fraction(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!(n >= 0 && n <= 1)) throw fail('InvalidParameterValue', `${flag} must be a number from 0 to 1, not "${value}".`);
+  if (!(n >= 0 && n <= 1)) throw fail('flagNotFraction', { flag, value });
   return n;
 }
 
@@ -39,7 +39,7 @@ function defaultAgentBundle(): string {
   const here = path.dirname(fileURLToPath(import.meta.url));
   const candidates = [path.join(here, 'ingot-agent.cjs'), path.join(here, '..', '..', 'dist', 'ingot-agent.cjs')];
   const found = candidates.find((c) => existsSync(c));
-  if (!found) throw fail('MissingParameterValue', `The bundled agent is missing (looked for ${candidates.join(', ')}): run npm run build, or pass --agent.`);
+  if (!found) throw fail('defaultAgentBundleMissing', { paths: candidates.join(', ') });
   return found;
 }
 
@@ -133,7 +133,7 @@ export interface LabUpFlags {
  * ends, then takes the lab down (`--detach` leaves it running for `ingot lab down`).
  */
 export async function labUpCommand(flags: LabUpFlags): Promise<void> {
-  if ((flags.kernel === undefined) !== (flags.initramfs === undefined)) throw fail('MissingParameterValue', '--kernel and --initramfs go together (or leave both out to build them).');
+  if ((flags.kernel === undefined) !== (flags.initramfs === undefined)) throw fail('kernelWithoutInitramfs');
   const machines = whole(flags.machines, '--machines', 1, 99);
   const memoryMib = whole(flags.memoryMib, '--memory-mib', 256, 65536);
   const diskGib = whole(flags.diskGib, '--disk-gib', 1, 4096);

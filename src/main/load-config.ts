@@ -26,17 +26,18 @@ export function envName(group: string, key: string): string {
   return `INGOT_${group}_${key}`.toUpperCase();
 }
 
-function coerce(text: string, schema: SchemaNode, where: string): unknown {
+/** The value of environment variable `name` for a setting of `schema`. */
+function coerce(text: string, schema: SchemaNode, name: string): unknown {
   const type = schema.type ?? (schema.anyOf ? 'string' : undefined);
   if (type === 'integer' || type === 'number') {
     const n = Number(text);
-    if (text.trim() === '' || !Number.isFinite(n)) throw fail('ConfigInvalid', `${where}: expected a number, got "${text}"`);
+    if (text.trim() === '' || !Number.isFinite(n)) throw fail('configEnvNotNumber', { name, value: text });
     return n;
   }
   if (type === 'boolean') {
     if (/^(1|true|yes|on)$/i.test(text)) return true;
     if (/^(0|false|no|off)$/i.test(text)) return false;
-    throw fail('ConfigInvalid', `${where}: expected true or false, got "${text}"`);
+    throw fail('configEnvNotBoolean', { name, value: text });
   }
   if (type === 'array') return text.split(',').map((s) => s.trim()).filter(Boolean);
   return text;
@@ -47,16 +48,16 @@ function readFile(path: string): Raw {
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    throw fail('ConfigInvalid', `cannot read config file ${path}: ${(err as Error).message}`);
+    throw fail('configFileUnreadable', { path, reason: (err as Error).message });
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (err) {
-    throw fail('ConfigInvalid', `config file ${path} is not valid JSON: ${(err as Error).message}`);
+    throw fail('configFileNotJson', { path, reason: (err as Error).message });
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw fail('ConfigInvalid', `config file ${path} must hold a JSON object of groups (${Object.keys(groups).join(', ')})`);
+    throw fail('configFileNotObject', { path, groups: Object.keys(groups).join(', ') });
   }
   return parsed as Raw;
 }
@@ -64,13 +65,13 @@ function readFile(path: string): Raw {
 function merge(into: Raw, from: Raw, origin: string): void {
   for (const [group, values] of Object.entries(from)) {
     const schema = groups[group];
-    if (!schema) throw fail('ConfigInvalid', `${origin}: unknown group "${group}" (known: ${Object.keys(groups).join(', ')})`);
+    if (!schema) throw fail('configGroupUnknown', { origin, group, groups: Object.keys(groups).join(', ') });
     if (typeof values !== 'object' || values === null || Array.isArray(values)) {
-      throw fail('ConfigInvalid', `${origin}: group "${group}" must be an object`);
+      throw fail('configGroupNotObject', { origin, group });
     }
     for (const [key, value] of Object.entries(values)) {
       if (!schema.properties?.[key]) {
-        throw fail('ConfigInvalid', `${origin}: unknown key "${group}.${key}" (known: ${Object.keys(schema.properties ?? {}).join(', ')})`);
+        throw fail('configKeyUnknown', { origin, group, key, keys: Object.keys(schema.properties ?? {}).join(', ') });
       }
       (into[group] ??= {})[key] = value;
     }
@@ -95,7 +96,7 @@ export function loadConfig(sources: ConfigSources): IngotConfig {
     for (const [key, prop] of Object.entries(schema.properties ?? {})) {
       const name = envName(group, key);
       const text = sources.env[name];
-      if (text !== undefined) (raw[group] ??= {})[key] = coerce(text, prop, `environment ${name}`);
+      if (text !== undefined) (raw[group] ??= {})[key] = coerce(text, prop, name);
     }
   }
   if (sources.flags) merge(raw, sources.flags, 'flags');
@@ -106,7 +107,7 @@ export function loadConfig(sources: ConfigSources): IngotConfig {
   if (errors.length > 0) {
     const first = errors.find((e) => e.keyword !== 'anyOf') ?? errors[0]!;
     const path = first.instancePath.replace(/^\//, '').replace(/\//g, '.');
-    throw fail('ConfigInvalid', `invalid configuration value ${path} = ${JSON.stringify(pick(value, first.instancePath))}: ${first.message}`);
+    throw fail('configValueInvalid', { path, value: JSON.stringify(pick(value, first.instancePath)), reason: first.message });
   }
   return deepFreeze(value as IngotConfig);
 }

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { baseApp, withMethodNotAllowed } from '../http-base.js';
 import type { ApiDeps } from '../context.js';
+import { errorMessage } from '../../shared/errors.js';
 import { toApiError } from '../errors.js';
 import { inspectorErrorBody } from './errors.js';
 import { introspectionRoutes } from './routes.js';
@@ -50,7 +51,7 @@ export function buildInspectorApp(deps: ApiDeps): FastifyInstance {
   });
 
   app.setNotFoundHandler((_req, reply) => {
-    void reply.code(404).type('application/json').send(inspectorErrorBody('The requested URL was not found on the server.'));
+    void reply.code(404).type('application/json').send(inspectorErrorBody(errorMessage('inspectorUrlNotFound').message));
   });
 
   withMethodNotAllowed(
@@ -64,7 +65,7 @@ export function buildInspectorApp(deps: ApiDeps): FastifyInstance {
         .code(405)
         .header('allow', allowed.join(', '))
         .type('application/json')
-        .send(inspectorErrorBody(`The method ${req.method} is not allowed for the requested URL.`));
+        .send(inspectorErrorBody(errorMessage('inspectorMethodNotAllowed', { method: req.method }).message));
     },
   );
   return app;

@@ -24,7 +24,7 @@ async function node(deps: ApiDeps, ident: string): Promise<Node> {
     return await getNode(deps, ident, MAX_MINOR);
   } catch (err) {
     if (err instanceof IngotError && (err.code === 'NodeNotFound' || err.code === 'InvalidParameterValue')) {
-      throw fail('NodeNotFound', `Node ${ident} was not found`);
+      throw fail('inspectorNodeNotFound', { node: ident });
     }
     throw err;
   }
@@ -33,7 +33,7 @@ async function node(deps: ApiDeps, ident: string): Promise<Node> {
 /** A node that was introspected at least once (404 otherwise, as the inspector knew no record of it). */
 async function introspectedNode(deps: ApiDeps, ident: string): Promise<Node> {
   const n = await node(deps, ident);
-  if (!wasIntrospected(n)) throw fail('NotFound', `Introspection for node ${n.uuid} was not found`);
+  if (!wasIntrospected(n)) throw fail('introspectionNotFound', { node: n.uuid });
   return n;
 }
 
@@ -69,7 +69,7 @@ export function introspectionRoutes(app: FastifyInstance, deps: ApiDeps): void {
     const marker = one(query, 'marker');
     if (marker !== undefined && marker !== '') {
       const at = all.findIndex((n) => n.uuid === marker.toLowerCase());
-      if (at < 0) throw fail('NotFound', `Node ${marker} was not found`);
+      if (at < 0) throw fail('inspectorNodeNotFound', { node: marker });
       all = all.slice(at + 1);
     }
     return { introspection: all.slice(0, limit).map((n) => introspectionStatus(n, base(req))) };
@@ -92,7 +92,7 @@ export function introspectionRoutes(app: FastifyInstance, deps: ApiDeps): void {
   app.post<{ Params: { node_id: string } }>('/v1/introspection/:node_id/abort', async (req, reply) => {
     const n = await introspectedNode(deps, req.params.node_id);
     if (n.provision_state !== 'inspect wait' && n.provision_state !== 'inspecting') {
-      throw fail('InvalidStateRequested', `Node ${n.uuid} is not being introspected (provision state ${n.provision_state})`);
+      throw fail('introspectionNotRunning', { node: n.uuid, state: n.provision_state });
     }
     await deps.conductor.doProvisionAction(n.uuid, 'abort', {});
     reply.code(202);
@@ -102,7 +102,7 @@ export function introspectionRoutes(app: FastifyInstance, deps: ApiDeps): void {
   app.get<{ Params: { node_id: string } }>('/v1/introspection/:node_id/data', async (req) => {
     const n = await node(deps, req.params.node_id);
     const record = await deps.store.inventories.get(n.id);
-    if (!record) throw fail('NotFound', `Introspection data not found for node ${n.uuid}`);
+    if (!record) throw fail('introspectionDataNotFound', { node: n.uuid });
     // The inspector's processed data: plugin data at the top level, the agent's inventory under `inventory`.
     const data: JsonObject = { ...record.plugin_data, inventory: record.inventory };
     return data;
@@ -110,11 +110,7 @@ export function introspectionRoutes(app: FastifyInstance, deps: ApiDeps): void {
 
   const unprocessed = async (req: FastifyRequest<{ Params: { node_id: string } }>) => {
     const n = await node(deps, req.params.node_id);
-    throw fail(
-      'NotFound',
-      `Unprocessed introspection data is not kept for node ${n.uuid}: Ingot stores only the processed data ` +
-        '(GET /v1/introspection/{node_id}/data), so it can be neither returned nor reapplied',
-    );
+    throw fail('unprocessedDataNotKept', { node: n.uuid });
   };
   app.get('/v1/introspection/:node_id/data/unprocessed', unprocessed);
   app.post('/v1/introspection/:node_id/data/unprocessed', unprocessed);

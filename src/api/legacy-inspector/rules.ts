@@ -11,6 +11,7 @@ import { validateLegacyRule } from '../../inspection/rules/index.js';
 import { fail } from '../../shared/errors.js';
 import { isUuid } from '../../shared/ids.js';
 import type { ApiDeps } from '../context.js';
+import { requireObject } from '../validate.js';
 
 /** The first inspector API version that answers a created rule with 201 (before: 200). */
 const CREATED_201_MINOR = 6;
@@ -27,7 +28,7 @@ function ruleRepr(r: LegacyRuleRecord, short: boolean): Record<string, unknown> 
 }
 
 function checkUuid(value: string): string {
-  if (!isUuid(value)) throw fail('InvalidParameterValue', 'Invalid UUID value');
+  if (!isUuid(value)) throw fail('inspectorUuidInvalid');
   return value;
 }
 
@@ -35,10 +36,7 @@ export function legacyRuleRoutes(app: FastifyInstance, deps: ApiDeps): void {
   app.get('/v1/rules', async () => ({ rules: (await deps.store.legacyRules.all()).map((r) => ruleRepr(r, true)) }));
 
   app.post('/v1/rules', async (req, reply) => {
-    const body = req.body;
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-      throw fail('InvalidParameterValue', 'Invalid rule: expected a JSON object');
-    }
+    const body = requireObject('rule', req.body);
     if ('uuid' in body && typeof body.uuid === 'string' && body.uuid !== '') checkUuid(body.uuid);
     const rule = validateLegacyRule(body);
     // Stored as sent, with each condition's defaults spelled out (as the inspector shows them).

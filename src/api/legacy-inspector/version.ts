@@ -19,7 +19,7 @@ export function inspectorVersionHeaders(minor: number): Record<string, string> {
 
 /** An unsupported version: 406 as the inspector answered. */
 function notAcceptable(requested: string): IngotError {
-  return fail('NotAcceptable', `Unsupported API version ${requested}, supported range is 1.${INSPECTOR_MIN_MINOR} to 1.${INSPECTOR_MAX_MINOR}`);
+  return fail('inspectorVersionUnsupported', { version: requested, min: INSPECTOR_MIN_MINOR, max: INSPECTOR_MAX_MINOR });
 }
 
 /** The requested minor version (the oldest when none is asked for, as the inspector did). */

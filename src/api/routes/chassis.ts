@@ -6,8 +6,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Chassis } from '../../domain/node.js';
 import type { ChassisChanges, ChassisCreate } from '../../db/store.js';
 import { ChassisCreateBody } from '../../protocol/api/bodies.js';
-import { fail } from '../../shared/errors.js';
-import { isUuid, normalizeUuid } from '../../shared/ids.js';
 import type { ApiDeps } from '../context.js';
 import { baseUrl, buildUrl, selfLinks } from '../links.js';
 import { requireUuid } from '../resolve.js';
@@ -37,8 +35,7 @@ function chassisView(c: Chassis, base: string, withNodes: boolean): Record<strin
 }
 
 async function getChassis(deps: ApiDeps, ident: string): Promise<Chassis> {
-  if (!isUuid(ident)) throw fail('InvalidParameterValue', `Expected a UUID but received ${ident}.`);
-  return deps.store.chassis.get(normalizeUuid(ident));
+  return deps.store.chassis.get(requireUuid('chassis_uuid', ident));
 }
 
 async function list(deps: ApiDeps, req: FastifyRequest, detail: boolean) {

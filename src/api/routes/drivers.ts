@@ -39,7 +39,7 @@ export function driverRoutes(app: FastifyInstance, deps: ApiDeps): void {
     const detail = boolParam(q, 'detail');
     if (type !== undefined) {
       requireVersion(req.apiMinor, 30, 'filtering drivers by type');
-      if (type !== 'classic' && type !== 'dynamic') throw fail('InvalidParameterValue', `Invalid driver type "${type}"; expected classic or dynamic.`);
+      if (type !== 'classic' && type !== 'dynamic') throw fail('driverTypeInvalid', { type });
     }
     if (detail !== undefined) requireVersion(req.apiMinor, 30, 'driver details');
     const drivers = type === 'classic' ? [] : await deps.conductor.listDrivers();

@@ -10,11 +10,13 @@ import type { InspectionRuleRecord } from '../../domain/rules.js';
 import type { InspectionRuleChanges } from '../../db/store.js';
 import { checkInspectionRuleBody, type InspectionRuleInput } from '../../inspection/rules/index.js';
 import { fail } from '../../shared/errors.js';
-import { isUuid, normalizeUuid } from '../../shared/ids.js';
 import type { ApiDeps } from '../context.js';
+import { failAs } from '../errors.js';
 import { baseUrl, buildUrl, selfLinks } from '../links.js';
 import { applyPatch, parsePatch } from '../patch.js';
 import { checkFieldsExist, nextLink, one, parseLimit, parseSortDir, returnFields, type Query } from '../query.js';
+import { requireUuid } from '../resolve.js';
+import { requireObject } from '../validate.js';
 
 /** The version that introduced inspection rules. */
 export const INSPECTION_RULES_MINOR = 96;
@@ -55,8 +57,7 @@ function pickFields(view: Record<string, unknown>, fields: readonly string[] | u
 }
 
 function ruleUuid(ident: string): string {
-  if (!isUuid(ident)) throw fail('InvalidParameterValue', `Expected a UUID but received ${ident}.`);
-  return normalizeUuid(ident);
+  return requireUuid('inspection_rule_uuid', ident);
 }
 
 /** The stored form of a validated rule document. */
@@ -75,8 +76,9 @@ function storedValues(input: InspectionRuleInput): Required<InspectionRuleChange
 export function inspectionRuleRoutes(app: FastifyInstance, deps: ApiDeps): void {
   const gate = (req: FastifyRequest) => {
     if (req.apiMinor >= INSPECTION_RULES_MINOR) return;
-    if (req.method === 'GET') throw fail('NotFound', 'The API version does not allow inspection rules');
-    throw fail('MethodNotAllowed', 'The API version does not allow inspection rules');
+    // As Ironic: 404 to a GET, 405 to the other methods, with one message.
+    if (req.method === 'GET') throw fail('inspectionRulesNeedVersion');
+    throw failAs('MethodNotAllowed', 'inspectionRulesNeedVersion');
   };
   const base = (req: FastifyRequest) => baseUrl(req, deps.config.public_url);
 
@@ -86,7 +88,7 @@ export function inspectionRuleRoutes(app: FastifyInstance, deps: ApiDeps): void 
     const fields = returnFields(q, req.apiMinor, DEFAULT_FIELDS, INSPECTION_RULES_MINOR);
     checkFieldsExist(fields, new Set([...FIELDS, 'links']));
     const sortKey = one(q, 'sort_key');
-    if (sortKey !== undefined && UNSORTABLE.has(sortKey)) throw fail('InvalidParameterValue', `The sort_key value ${sortKey} is an invalid field for sorting`);
+    if (sortKey !== undefined && UNSORTABLE.has(sortKey)) throw fail('invalidSortKey', { key: sortKey });
     const limit = parseLimit(q, deps.config.max_limit);
     const phase = one(q, 'phase');
     const rules = await deps.store.inspectionRules.list(phase === undefined ? {} : { phase }, { limit, marker: one(q, 'marker'), sortKey, sortDir: parseSortDir(q) });
@@ -108,10 +110,7 @@ export function inspectionRuleRoutes(app: FastifyInstance, deps: ApiDeps): void 
 
   app.post('/v1/inspection_rules', async (req, reply) => {
     gate(req);
-    if (req.body === null || typeof req.body !== 'object' || Array.isArray(req.body)) {
-      throw fail('InvalidParameterValue', 'Invalid inspection rule: expected a JSON object.');
-    }
-    const input = checkInspectionRuleBody(req.body);
+    const input = checkInspectionRuleBody(requireObject('inspection rule', req.body));
     const created = await deps.store.inspectionRules.create({ ...storedValues(input), uuid: input.uuid ?? null });
     const b = base(req);
     reply.code(201).header('location', buildUrl(b, 'inspection_rules', created.uuid));
@@ -123,7 +122,7 @@ export function inspectionRuleRoutes(app: FastifyInstance, deps: ApiDeps): void 
     const ops = parsePatch(req.body, { allowed: PATCH_ALLOWED, mandatory: ['/actions'] });
     const rule = await deps.store.inspectionRules.get(ruleUuid(req.params.rule));
     if (rule.sensitive && ops.some((op) => op.path === '/sensitive' && (op.op === 'remove' || !op.value))) {
-      throw fail('PatchError', 'Inspection rules cannot have the sensitive flag unset.');
+      throw fail('sensitiveRuleUnset');
     }
     const doc: Record<string, unknown> = {
       uuid: rule.uuid, description: rule.description, priority: rule.priority, sensitive: rule.sensitive, phase: rule.phase,

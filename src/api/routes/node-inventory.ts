@@ -12,7 +12,7 @@ export function nodeInventoryRoutes(app: FastifyInstance, deps: ApiDeps): void {
     requireUrlVersion(req.apiMinor, 81);
     const node = await getNode(deps, req.params.node, req.apiMinor);
     const data = await deps.store.inventories.get(node.id);
-    if (!data) throw fail('InventoryNotFound', `Node inventory for node ${node.uuid} could not be found.`);
+    if (!data) throw fail('InventoryNotFound', { node: node.uuid });
     return { inventory: data.inventory, plugin_data: data.plugin_data };
   });
 }

@@ -35,7 +35,7 @@ export function nodeManagementRoutes(app: FastifyInstance, deps: ApiDeps): void 
     const body = checkBody('boot device request', req.body, BootDeviceBody);
     const device = body.boot_device;
     if (!isBootDevice(device)) {
-      throw fail('InvalidParameterValue', `Invalid boot device ${device}, valid devices are ${BOOT_DEVICES.join(', ')}.`);
+      throw fail('bootDeviceInvalid', { device, devices: BOOT_DEVICES.join(', ') });
     }
     const persistent = body.persistent === undefined || body.persistent === null ? false : toBool('persistent', body.persistent);
     const node = await getNode(deps, req.params.node, req.apiMinor);

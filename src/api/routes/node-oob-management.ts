@@ -25,7 +25,7 @@ const isBootMode = (m: string): m is BootMode => (BOOT_MODES as readonly string[
 
 /** 404 for a URL newer than the request's version, worded as Ironic's boot mode endpoints. */
 function requireBootModeVersion(minor: number): void {
-  if (minor < BOOT_MODE_MINOR) throw fail('NotFound', `This endpoint is supported starting with the API version 1.${BOOT_MODE_MINOR}`);
+  if (minor < BOOT_MODE_MINOR) throw fail('endpointNeedsVersion', { min: BOOT_MODE_MINOR });
 }
 
 /** Registers the NMI, boot mode and secure boot routes. */
@@ -43,7 +43,7 @@ export function nodeOobManagementRoutes(app: FastifyInstance, deps: ApiDeps): vo
     requireBootModeVersion(minor);
     const { target } = checkBody('boot mode request', req.body, BootModeBody);
     if (!isBootMode(target)) {
-      throw fail('InvalidParameterValue', `Invalid boot mode ${target} requested for node. Allowed boot modes are: ${BOOT_MODES.join(', ')}`);
+      throw fail('bootModeInvalid', { mode: target, modes: BOOT_MODES.join(', ') });
     }
     const node = await getNode(deps, req.params.node, minor);
     await deps.conductor.setBootMode(node.uuid, target);
@@ -59,7 +59,7 @@ export function nodeOobManagementRoutes(app: FastifyInstance, deps: ApiDeps): vo
     try {
       enabled = toBool('target', body.target);
     } catch {
-      throw fail('InvalidParameterValue', `Invalid secure_boot ${JSON.stringify(body.target)} requested for node. Allowed secure_boot states are: True, False`);
+      throw fail('secureBootInvalid', { value: JSON.stringify(body.target) });
     }
     const node = await getNode(deps, req.params.node, minor);
     await deps.conductor.setSecureBoot(node.uuid, enabled);

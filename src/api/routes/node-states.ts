@@ -60,12 +60,12 @@ export function nodeStateRoutes(app: FastifyInstance, deps: ApiDeps): void {
     const minor = req.apiMinor;
     const { target, timeout } = checkBody('power state request', req.body, PowerBody);
     if (!isPowerTarget(target)) {
-      throw fail('InvalidParameterValue', `Invalid power state target "${target}"; expected one of ${Object.keys(POWER_TARGETS).join(', ')}.`);
+      throw fail('powerTargetInvalid', { target, targets: Object.keys(POWER_TARGETS).join(', ') });
     }
     requireVersion(minor, POWER_TARGETS[target], `power state "${target}"`);
     if (timeout !== undefined && timeout !== null) {
       requireVersion(minor, 27, 'the power timeout');
-      if (timeout <= 0) throw fail('InvalidParameterValue', `timeout has to be positive integer, got ${timeout}.`);
+      if (timeout <= 0) throw fail('powerTimeoutNotPositive', { timeout });
     }
     const node = await getNode(deps, req.params.node, minor);
     await deps.conductor.setPowerState(node.uuid, target, timeout ?? undefined);
@@ -77,7 +77,7 @@ export function nodeStateRoutes(app: FastifyInstance, deps: ApiDeps): void {
     const minor = req.apiMinor;
     const body = checkBody('provision state request', req.body, ProvisionBody);
     const target = body.target;
-    if (!isVerb(target)) throw fail('InvalidStateRequested', `The requested action "${target}" could not be understood.`);
+    if (!isVerb(target)) throw fail('provisionVerbUnknown', { action: target });
     requireVersion(minor, VERBS[target].minVersion, `the "${target}" verb`);
     const options = provisionOptionsFromBody(target, body, minor);
     const node = await getNode(deps, req.params.node, minor);

@@ -50,7 +50,7 @@ export function nodeTraitRoutes(app: FastifyInstance, deps: ApiDeps): void {
     requireUrlVersion(req.apiMinor, 37);
     const node = await getNode(deps, req.params.node, req.apiMinor);
     if (!node.traits.includes(req.params.trait)) {
-      throw fail('TraitNotFound', `Node ${node.uuid} doesn't have a trait ${req.params.trait}`);
+      throw fail('TraitNotFound', { node: node.uuid, trait: req.params.trait });
     }
     await deps.conductor.removeTrait(node.uuid, req.params.trait);
     return reply.code(204).send();

@@ -30,11 +30,11 @@ const isDeviceType = (t: string): t is VmediaDeviceType => (VMEDIA_DEVICE_TYPES 
 
 /** The attach request, checked against Ironic's `VMEDIA_ATTACH_VALIDATOR` and worded as its `args.schema` words a jsonschema error. */
 export function checkAttachBody(body: unknown): VirtualMediaAttach {
-  if (body === undefined) throw fail('MissingParameterValue', 'Missing argument: "vmedia"');
-  const request = checkSchema(VmediaAttachBody, body, (e) => fail('InvalidParameterValue', `Schema error for vmedia: ${shortSchemaMessage(e)}`));
+  if (body === undefined) throw fail('vmediaMissing');
+  const request = checkSchema(VmediaAttachBody, body, (e) => fail('vmediaSchemaError', { reason: shortSchemaMessage(e) }));
   // As Python's urlparse: the scheme is what precedes the first ':' when it is a valid scheme, lower-cased.
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(request.image_url)?.[1]?.toLowerCase() ?? '';
-  if (!URL_SCHEMES.includes(scheme)) throw fail('InvalidParameterValue', `Unsupported or missing URL scheme: ${scheme}`);
+  if (!URL_SCHEMES.includes(scheme)) throw fail('vmediaUrlSchemeUnsupported', { scheme });
   return { ...request, image_download_source: request.image_download_source ?? 'local' };
 }
 
@@ -50,9 +50,7 @@ export function parseDeviceTypes(raw: string | string[] | undefined): VmediaDevi
     if (v && !items.includes(v)) items.push(v);
   }
   const invalid = items.filter((t) => !isDeviceType(t));
-  if (invalid.length > 0) {
-    throw fail('InvalidParameterValue', `Invalid device type(s) ${invalid.join(', ')} (valid are ${VMEDIA_DEVICE_TYPES.join(', ')})`);
-  }
+  if (invalid.length > 0) throw fail('vmediaDeviceTypesInvalid', { invalid: invalid.join(', '), valid: VMEDIA_DEVICE_TYPES.join(', ') });
   return items.filter(isDeviceType);
 }
 

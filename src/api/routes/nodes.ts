@@ -11,10 +11,9 @@ import type { Node } from '../../domain/node.js';
 import { isProvisionState, UPDATE_ALLOWED_STATES } from '../../domain/states.js';
 import type { NodeFilter, NodeKey, Page } from '../../db/store.js';
 import { fail, IngotError } from '../../shared/errors.js';
-import { isUuid, normalizeUuid } from '../../shared/ids.js';
 import type { ApiDeps } from '../context.js';
 import { baseUrl, buildUrl } from '../links.js';
-import { getNode, hadJsonSuffix, isValidNodeName, nodeContext } from '../resolve.js';
+import { getNode, hadJsonSuffix, isValidNodeName, nodeContext, requireUuid } from '../resolve.js';
 import { requireVersion } from '../microversion.js';
 import { NODE_PATCH_ALLOWED, nodeChangesFromPatch, nodeCreateFromBody } from '../node-input.js';
 import { applyPatch, changedFields, parsePatch, patchValues } from '../patch.js';
@@ -51,7 +50,7 @@ async function nodeFilter(deps: ApiDeps, q: Query, minor: number): Promise<{ fil
   };
   const ps = gate('provision_state', 9);
   if (ps !== undefined) {
-    if (!isProvisionState(ps)) throw fail('InvalidParameterValue', `Provision state "${ps}" is not valid`);
+    if (!isProvisionState(ps)) throw fail('provisionStateFilterInvalid', { state: ps });
     filter.provision_state = ps;
   }
   const driver = gate('driver', 16);
@@ -61,7 +60,7 @@ async function nodeFilter(deps: ApiDeps, q: Query, minor: number): Promise<{ fil
   const fault = gate('fault', 42);
   if (fault !== undefined) {
     if (!VALID_FAULTS.has(fault)) {
-      throw fail('InvalidParameterValue', `Unrecognized fault "${fault}" is specified, allowed faults are ${[...VALID_FAULTS].join(', ')}`);
+      throw fail('faultFilterInvalid', { fault, faults: [...VALID_FAULTS].join(', ') });
     }
     filter.fault = fault;
   }
@@ -87,14 +86,12 @@ async function nodeFilter(deps: ApiDeps, q: Query, minor: number): Promise<{ fil
   if (associated !== undefined) filter.associated = associated;
   const instance = one(q, 'instance_uuid');
   if (instance !== undefined) {
-    if (!isUuid(instance)) throw fail('InvalidParameterValue', `Expected a UUID for instance_uuid but received ${instance}.`);
-    filter.instance_uuid = normalizeUuid(instance);
+    filter.instance_uuid = requireUuid('instance_uuid', instance);
   }
   const chassis = one(q, 'chassis_uuid');
   if (chassis !== undefined) {
-    if (!isUuid(chassis)) throw fail('InvalidParameterValue', `Expected a UUID for chassis_uuid but received ${chassis}.`);
     try {
-      filter.chassis_id = (await deps.store.chassis.get(normalizeUuid(chassis))).id;
+      filter.chassis_id = (await deps.store.chassis.get(requireUuid('chassis_uuid', chassis))).id;
     } catch (err) {
       if (!(err instanceof IngotError && err.code === 'ChassisNotFound')) throw err;
       empty = true;
@@ -134,7 +131,7 @@ async function listRequest(
   Object.assign(filter, opts.extraFilter);
   const limit = parseLimit(q, deps.config.max_limit);
   const sortKey = one(q, 'sort_key') ?? 'id';
-  if (!nodeFieldAllowed(sortKey, minor)) throw fail('NotAcceptable', `Sorting by "${sortKey}" needs API version 1.${NODE_FIELD_VERSIONS[sortKey]}.`);
+  if (!nodeFieldAllowed(sortKey, minor)) throw fail('sortKeyNeedsVersion', { field: sortKey, min: NODE_FIELD_VERSIONS[sortKey] ?? 1 });
   const page = { limit, marker: one(q, 'marker'), sortKey, sortDir: parseSortDir(q) };
   const base = baseUrl(request, deps.config.public_url);
   const out: ListRequest = { plan, full: requested === undefined, filter, empty, page, base, minor, resource: opts.resource, query: q };
@@ -314,24 +311,24 @@ export function nodeRoutes(app: FastifyInstance, deps: ApiDeps): void {
     const ops = parsePatch(req.body, { allowed: NODE_PATCH_ALLOWED, mandatory: ['/driver'] });
     for (const field of Object.keys(NODE_FIELD_VERSIONS)) {
       if (!nodeFieldAllowed(field, minor) && patchValues(ops, `/${field}`).length > 0) {
-        throw fail('NotAcceptable', `Field "${field}" is not acceptable at API version 1.${minor}; it needs 1.${NODE_FIELD_VERSIONS[field]}.`);
+        throw fail('fieldNotAcceptable', { field, minor, min: NODE_FIELD_VERSIONS[field] ?? 1 });
       }
     }
     for (const name of patchValues(ops, '/name')) {
       if (name !== null && (typeof name !== 'string' || !isValidNodeName(name, minor))) {
-        throw fail('InvalidParameterValue', `Node ${req.params.node}: Cannot change name to invalid name '${String(name)}'`);
+        throw fail('nodeRenameInvalid', { node: req.params.node, name: String(name) });
       }
     }
     const node = await getNode(deps, req.params.node, minor, hadJsonSuffix(req.raw));
     const onlyRemovesInstance = ops.length === 1 && ops[0]?.op === 'remove' && ops[0].path === '/instance_uuid';
     if (!(node.maintenance && onlyRemovesInstance) && node.target_provision_state && !UPDATE_ALLOWED_STATES.includes(node.provision_state)) {
-      throw fail('InvalidState', `Node ${req.params.node} can not be updated while a state transition is in progress.`);
+      throw fail('nodeInTransition', { node: req.params.node });
     }
     const base = baseUrl(req, deps.config.public_url);
     const ctx = await nodeContext(deps, base, minor, [node]);
     const before = patchableView(node, ctx);
     const after = applyPatch(patchableView(node, ctx), ops);
-    const changes = await nodeChangesFromPatch(deps, changedFields(before, after, NODE_PATCH_ALLOWED), minor);
+    const changes = await nodeChangesFromPatch(deps, req.params.node, changedFields(before, after, NODE_PATCH_ALLOWED), minor);
     const updated = await deps.conductor.updateNode(node.uuid, changes);
     const ctx2 = await nodeContext(deps, base, minor, [updated]);
     return serializeNode(updated, planNode(minor, undefined), ctx2);

@@ -28,7 +28,7 @@ const PATCH_ALLOWED = ['address', 'extra', 'mode', 'name', 'node_uuid', 'propert
 function checkName(name: unknown, minor: number): string | null {
   if (name === null || name === undefined) return null;
   if (typeof name !== 'string' || !isValidLogicalName(name, minor)) {
-    throw fail('InvalidParameterValue', `Cannot use invalid name '${String(name)}' for a portgroup.`);
+    throw fail('portgroupNameInvalid', { name: String(name) });
   }
   return name;
 }
@@ -50,7 +50,7 @@ async function listPortgroups(
   const plan = planFields(PORTGROUP_FIELDS, minor, opts.detail ? undefined : returnFields(q, minor, PORTGROUP_DEFAULT_FIELDS), ['ports']);
   const filter: PortgroupFilter = { ...opts.filter };
   const node = one(q, 'node');
-  if (node !== undefined) filter.node_id = (await getNodeParam(deps, 'node', node, minor)).id;
+  if (node !== undefined) filter.node_id = (await getNodeParam(deps, node, minor)).id;
   const address = one(q, 'address');
   if (address !== undefined) filter.address = normalizeMac(address);
   const limit = parseLimit(q, deps.config.max_limit);
@@ -95,7 +95,7 @@ export function portgroupRoutes(app: FastifyInstance, deps: ApiDeps): void {
     requireUrlVersion(minor, 23);
     const body = checkBody('portgroup', req.body, PortgroupCreateBody);
     rejectNewer(PORTGROUP_FIELDS, minor, body);
-    const node = await getNodeParam(deps, 'node_uuid', requireUuid('node_uuid', body.node_uuid), minor);
+    const node = await getNodeParam(deps, requireUuid('node_uuid', body.node_uuid), minor);
     const values: PortgroupCreate = {
       node_id: node.id,
       name: checkName(body.name, minor),
@@ -123,7 +123,7 @@ export function portgroupRoutes(app: FastifyInstance, deps: ApiDeps): void {
     for (const op of ops) {
       const field = op.path.split('/')[1] as string;
       const min = PORTGROUP_FIELDS[field] ?? 1;
-      if (minor < min) throw fail('NotAcceptable', `Field "${field}" is not acceptable at API version 1.${minor}; it needs 1.${min}.`);
+      if (minor < min) throw fail('fieldNotAcceptable', { field, minor, min });
     }
     const pg = await deps.store.portgroups.get(req.params.portgroup);
     const base = baseUrl(req, deps.config.public_url);
@@ -135,7 +135,7 @@ export function portgroupRoutes(app: FastifyInstance, deps: ApiDeps): void {
     if (changed.address !== undefined) changes.address = changed.address === null ? null : normalizeMac(changed.address);
     if (changed.name !== undefined) changes.name = checkName(changed.name, minor);
     if (changed.node_uuid !== undefined) {
-      changes.node_id = (await getNodeParam(deps, 'node_uuid', requireUuid('node_uuid', changed.node_uuid), minor)).id;
+      changes.node_id = (await getNodeParam(deps, requireUuid('node_uuid', changed.node_uuid), minor)).id;
     }
     if (changed.mode !== undefined) changes.mode = changed.mode;
     if (changed.extra !== undefined) changes.extra = changed.extra ?? {};

@@ -8,7 +8,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { PortChanges, PortCreate } from '../../conductor/client.js';
 import type { PortFilter } from '../../db/store.js';
 import { fail, IngotError } from '../../shared/errors.js';
-import { isUuid, normalizeUuid } from '../../shared/ids.js';
 import type { ApiDeps } from '../context.js';
 import { baseUrl, buildUrl } from '../links.js';
 import { getNode, getNodeParam, getPort, requireUuid } from '../resolve.js';
@@ -21,6 +20,7 @@ import { nextLink, one, parseLimit, parseSortDir, returnFields, type Query } fro
 import { toBool } from '../../shared/strict-bool.js';
 import { ownerIndex, PORT_DEFAULT_FIELDS, PORT_FIELDS, portForVersion, portView } from '../serialize/port.js';
 import { pick, planFields } from '../serialize/resource.js';
+import { failAs } from '../errors.js';
 import { checkBody, checkChanged } from '../validate.js';
 
 type PortParams = { Params: { port: string } };
@@ -40,10 +40,10 @@ async function portgroupIdFor(deps: ApiDeps, value: unknown, nodeId: number): Pr
   try {
     pg = await deps.store.portgroups.get(uuid);
   } catch (err) {
-    if (err instanceof IngotError && err.code === 'PortgroupNotFound') throw fail('InvalidParameterValue', `Portgroup ${uuid} could not be found.`);
+    if (err instanceof IngotError && err.code === 'PortgroupNotFound') throw failAs('InvalidParameterValue', 'PortgroupNotFound', { portgroup: uuid });
     throw err;
   }
-  if (pg.node_id !== nodeId) throw fail('InvalidParameterValue', 'Port can not be added to a portgroup belonging to a different node.');
+  if (pg.node_id !== nodeId) throw fail('portgroupOfOtherNode');
   return pg.id;
 }
 
@@ -59,9 +59,9 @@ export async function listPorts(
   const filter: PortFilter = { ...opts.filter };
   const nodeIdent = one(q, 'node') ?? one(q, 'node_uuid');
   if (one(q, 'node') !== undefined && one(q, 'node_uuid') !== undefined) {
-    throw fail('InvalidParameterValue', 'Only one of node and node_uuid may be given.');
+    throw fail('portNodeFilterTwice');
   }
-  if (nodeIdent !== undefined) filter.node_id = (await getNodeParam(deps, 'node', nodeIdent, minor)).id;
+  if (nodeIdent !== undefined) filter.node_id = (await getNodeParam(deps, nodeIdent, minor)).id;
   const address = one(q, 'address');
   if (address !== undefined) filter.address = normalizeMac(address);
   const portgroup = one(q, 'portgroup');
@@ -72,9 +72,7 @@ export async function listPorts(
   const sortKey = one(q, 'sort_key');
   // Ironic refuses to sort by some of the fields the version does not have (406).
   const sortMin = sortKey === undefined ? undefined : CHECKED_PORT_FIELDS[sortKey];
-  if (sortMin !== undefined && minor < sortMin) {
-    throw fail('NotAcceptable', `Field "${sortKey}" is not available at API version 1.${minor}; it needs 1.${sortMin}.`);
-  }
+  if (sortKey !== undefined && sortMin !== undefined && minor < sortMin) throw fail('sortKeyNeedsVersion', { field: sortKey, min: sortMin });
   const limit = parseLimit(q, deps.config.max_limit);
   const ports = await deps.store.ports.list(filter, { limit, marker: one(q, 'marker'), sortKey, sortDir: parseSortDir(q) });
   const idx = await ownerIndex(deps, ports, minor >= 24);
@@ -119,7 +117,7 @@ export function portRoutes(app: FastifyInstance, deps: ApiDeps): void {
     if (body.portgroup_uuid !== undefined && body.portgroup_uuid !== null) requireUuid('portgroup_uuid', body.portgroup_uuid);
     if (nodeRef.field === 'node_uuid') requireUuid('node_uuid', nodeRef.value);
     else if (nodeRef.value !== '') requireVersion(minor, 94, 'node_ident');
-    const node = await getNodeParam(deps, nodeRef.field, nodeRef.value, minor);
+    const node = await getNodeParam(deps, nodeRef.value, minor);
     rejectNewerPortInput(body, minor);
     const values: PortCreate = {
       address,
@@ -154,7 +152,7 @@ export function portRoutes(app: FastifyInstance, deps: ApiDeps): void {
     const changes: PortChanges = {};
     let nodeId = port.node_id;
     if ('node_uuid' in raw) {
-      nodeId = (await getNodeParam(deps, 'node_uuid', requireUuid('node_uuid', raw.node_uuid), minor)).id;
+      nodeId = (await getNodeParam(deps, requireUuid('node_uuid', raw.node_uuid), minor)).id;
       changes.node_id = nodeId;
     }
     const changed = checkChanged(raw, PortPostBody);
@@ -174,8 +172,7 @@ export function portRoutes(app: FastifyInstance, deps: ApiDeps): void {
   // Ironic deletes a port by UUID only (`args.uuid`), not by name.
   app.delete<PortParams>('/v1/ports/:port', async (req, reply) => {
     const ident = req.params.port;
-    if (!isUuid(ident)) throw fail('InvalidParameterValue', `Expected UUID for port_uuid: ${ident}`);
-    const port = await deps.store.ports.get(normalizeUuid(ident));
+    const port = await deps.store.ports.get(requireUuid('port_uuid', ident));
     await deps.conductor.destroyPort(port.uuid);
     return reply.code(204).send();
   });

@@ -42,8 +42,8 @@ export function checkHeartbeat(body: unknown, minor: number): HeartbeatRequest &
   if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
     for (const [field, value] of Object.entries(body)) {
       const min = HEARTBEAT_FIELDS[field];
-      if (min === undefined) throw fail('InvalidParameterValue', `Field "${field}" not recognised.`);
-      if (value !== null && value !== undefined && minor < min) throw fail('InvalidParameterValue', `Field "${field}" not recognised in this version.`);
+      if (min === undefined) throw fail('heartbeatFieldUnknown', { field });
+      if (value !== null && value !== undefined && minor < min) throw fail('heartbeatFieldNewer', { field });
     }
   }
   const hb = checkBody('heartbeat', body, HeartbeatBody);
@@ -53,11 +53,11 @@ export function checkHeartbeat(body: unknown, minor: number): HeartbeatRequest &
   } catch {
     scheme = '';
   }
-  if (scheme !== 'http:' && scheme !== 'https:') throw fail('InvalidParameterValue', 'An issue with the supplied "callback_url" has been detected.');
+  if (scheme !== 'http:' && scheme !== 'https:') throw fail('callbackUrlInvalid');
   const token = hb.agent_token;
-  if (token === undefined || token === null || token === '') throw fail('InvalidParameterValue', 'Agent token is required for heartbeat processing.');
+  if (token === undefined || token === null || token === '') throw fail('agentTokenRequired');
   if (hb.agent_status !== undefined && hb.agent_status !== null && !isAgentStatus(hb.agent_status)) {
-    throw fail('InvalidParameterValue', `Agent status is invalid. Valid states are ${AGENT_STATUSES.join(',')}.`);
+    throw fail('agentStatusInvalid', { statuses: AGENT_STATUSES.join(',') });
   }
   return { ...hb, agent_token: token };
 }
@@ -93,7 +93,7 @@ export function ramdiskRoutes(app: FastifyInstance, deps: ApiDeps): void {
         return [];
       }
     });
-    if (macs.length === 0 && !nodeUuid) throw fail('InvalidParameterValue', "At least one of 'addresses' and 'node_uuid' parameters is required");
+    if (macs.length === 0 && !nodeUuid) throw fail('lookupArgumentsMissing');
     const found = await deps.conductor.lookupAgent(macs, nodeUuid);
     return {
       node: lookupNode(found.node, baseUrl(req, deps.config.public_url)),

@@ -174,7 +174,7 @@ export function planNode(minor: number, requested: readonly string[] | undefined
   if (explicit) {
     checkFieldsExist(requested, KNOWN);
     for (const f of requested) {
-      if (!nodeFieldAllowed(f, minor)) throw fail('NotAcceptable', `Field "${f}" is not available at API version 1.${minor}; it needs 1.${NODE_FIELD_VERSIONS[f]}.`);
+      if (!nodeFieldAllowed(f, minor)) throw fail('fieldNotAvailable', { field: f, minor, min: NODE_FIELD_VERSIONS[f] ?? 1 });
     }
   }
   return { fields: [...new Set(requested)].filter((f) => Object.hasOwn(GETTERS, f) && nodeFieldAllowed(f, minor)), withLinks: false };

@@ -24,7 +24,7 @@ export function planFields(versions: FieldVersions, minor: number, requested: re
   checkFieldsExist(requested, new Set([...Object.keys(versions), 'links', ...extraKnown]));
   for (const f of requested) {
     const v = versions[f];
-    if (v !== undefined && minor < v) throw fail('NotAcceptable', `Field "${f}" is not available at API version 1.${minor}; it needs 1.${v}.`);
+    if (v !== undefined && minor < v) throw fail('fieldNotAvailable', { field: f, minor, min: v });
   }
   return { fields: requested.filter((f) => versions[f] !== undefined), full: false };
 }
@@ -34,7 +34,7 @@ export function rejectNewer(versions: FieldVersions, minor: number, body: Record
   for (const [f, v] of Object.entries(body)) {
     const min = versions[f];
     if (min !== undefined && minor < min && v !== undefined) {
-      throw fail('NotAcceptable', `Field "${f}" is not acceptable at API version 1.${minor}; it needs 1.${min}.`);
+      throw fail('fieldNotAcceptable', { field: f, minor, min });
     }
   }
 }
