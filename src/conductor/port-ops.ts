@@ -17,7 +17,7 @@ async function checkPortgroup(ctx: ConductorContext, node: Node, portgroupId: nu
   if (portgroupId === null || portgroupId === undefined) return;
   const groups = await ctx.store.portgroups.list({ node_id: node.id }, { limit: 10_000 });
   if (!groups.some((g) => g.id === portgroupId)) {
-    throw fail('portgroupOfOtherNode', { portgroup: portgroupId, node: node.uuid });
+    throw fail('portgroupOfOtherNode');
   }
 }
 

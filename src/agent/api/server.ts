@@ -174,7 +174,7 @@ export function createAgentApi(options: AgentApiOptions): AgentApi {
       if (wait) await record.finished;
       return send(res, 200, record.view());
     }
-    throw fault(404, 'agentUrlNotFound');
+    throw fault(404, 'urlNotFound');
   }
 
   const server = http.createServer((req, res) => {

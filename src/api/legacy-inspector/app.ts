@@ -51,7 +51,7 @@ export function buildInspectorApp(deps: ApiDeps): FastifyInstance {
   });
 
   app.setNotFoundHandler((_req, reply) => {
-    void reply.code(404).type('application/json').send(inspectorErrorBody(errorMessage('inspectorUrlNotFound').message));
+    void reply.code(404).type('application/json').send(inspectorErrorBody(errorMessage('urlNotFound').message));
   });
 
   withMethodNotAllowed(

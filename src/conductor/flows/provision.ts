@@ -61,7 +61,7 @@ async function validateAll(task: Task, what: string, ifaces: Array<keyof Task['d
  * of the contract that leaves them out is refused rather than given an empty flow.
  */
 function stepsOf(steps: RequestedStep[] | undefined, verb: 'clean' | 'service'): RequestedStep[] {
-  if (steps === undefined) throw fail('stepsMissing', { verb });
+  if (steps === undefined) throw fail('requiredForTarget', { field: `${verb}_steps`, target: verb });
   return steps;
 }
 

@@ -39,7 +39,6 @@ export const AGENT_MESSAGES = {
   agentCommandBodyInvalid: { code: 'InvalidParameterValue', text: 'Missing or invalid name or params' },
   agentApiTokenInvalid: { code: 'NotAuthorized', text: 'Token invalid.' },
   agentMethodNotAllowed: { code: 'MethodNotAllowed', text: 'The method is not allowed for the requested URL.' },
-  agentUrlNotFound: { code: 'NotFound', text: 'The requested URL was not found on the server.' },
 
   // agent/api/command-registry.ts (InvalidCommandError, RequestedObjectNotFoundError, AgentIsBusy)
   agentCommandNameInvalid: { code: 'InvalidParameterValue', text: 'Command name must be of the form <extension>.<name>' },

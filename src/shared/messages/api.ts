@@ -26,7 +26,6 @@ export const API_MESSAGES = {
   // api/query.ts
   limitNotInteger: { code: 'InvalidParameterValue', text: 'Invalid limit "{limit}": expected a positive integer.' },
   limitNotPositive: { code: 'InvalidParameterValue', text: 'Limit must be positive' },
-  invalidSortDirection: { code: 'InvalidParameterValue', text: "Invalid sort direction: {dir}. Acceptable values are 'asc' or 'desc'" },
   detailNeedsVersion: { code: 'InvalidParameterValue', text: 'Invalid query parameter ?detail={detail} received.' },
   detailWithFields: { code: 'InvalidParameterValue', text: 'Can not specify ?detail=True and fields in the same request.' },
   fieldsUnknown: { code: 'InvalidParameterValue', text: 'Field(s) "{fields}" are not valid' },
@@ -77,7 +76,6 @@ export const API_MESSAGES = {
   // api/provision-input.ts
   stepsInvalid: { code: 'InvalidParameterValue', text: 'Invalid {kind}_steps: {reason}' },
   onlyValidForTarget: { code: 'InvalidParameterValue', text: '"{field}" is only valid when setting target provision state to {targets}' },
-  requiredForTarget: { code: 'InvalidParameterValue', text: '"{field}" is required when setting target provision state to {target}' },
   configdriveNotForTarget: { code: 'InvalidParameterValue', text: 'Adding a config drive is only supported when setting provision state to active, rebuild or deploy' },
   disableRamdiskNotForTarget: { code: 'InvalidParameterValue', text: '"disable_ramdisk" can only be used with the clean or service verbs' },
   runbooksNotSupported: { code: 'InvalidParameterValue', text: 'runbooks (API 1.92) are not supported by Ingot.' },
@@ -88,7 +86,6 @@ export const API_MESSAGES = {
 
   // api/routes/inspection-rules.ts
   inspectionRulesNeedVersion: { code: 'NotFound', text: 'The API version does not allow inspection rules' },
-  invalidSortKey: { code: 'InvalidParameterValue', text: 'The sort_key value {key} is an invalid field for sorting' },
   sensitiveRuleUnset: { code: 'PatchError', text: 'Inspection rules cannot have the sensitive flag unset.' },
 
   // api/routes/node-management.ts
@@ -113,13 +110,11 @@ export const API_MESSAGES = {
   // api/routes/nodes.ts
   provisionStateFilterInvalid: { code: 'InvalidParameterValue', text: 'Provision state "{state}" is not valid' },
   faultFilterInvalid: { code: 'InvalidParameterValue', text: 'Unrecognized fault "{fault}" is specified, allowed faults are {faults}' },
-  nodeInTransition: { code: 'InvalidState', text: 'Node {node} can not be updated while a state transition is in progress.' },
 
   // api/routes/portgroups.ts
   portgroupNameInvalid: { code: 'InvalidParameterValue', text: "Cannot use invalid name '{name}' for a portgroup." },
 
   // api/routes/ports.ts
-  portgroupOfOtherNode: { code: 'InvalidParameterValue', text: 'Port can not be added to a portgroup belonging to a different node.' },
   portNodeFilterTwice: { code: 'InvalidParameterValue', text: 'Only one of node and node_uuid may be given.' },
 
   // api/routes/ramdisk.ts
@@ -132,7 +127,6 @@ export const API_MESSAGES = {
 
   // api/legacy-inspector/ (ironic-inspector's texts)
   inspectorVersionUnsupported: { code: 'NotAcceptable', text: 'Unsupported API version {version}, supported range is 1.{min} to 1.{max}' },
-  inspectorUrlNotFound: { code: 'NotFound', text: 'The requested URL was not found on the server.' },
   inspectorMethodNotAllowed: { code: 'MethodNotAllowed', text: 'The method {method} is not allowed for the requested URL.' },
   inspectorNodeNotFound: { code: 'NodeNotFound', text: 'Node {node} was not found' },
   introspectionNotFound: { code: 'NotFound', text: 'Introspection for node {node} was not found' },

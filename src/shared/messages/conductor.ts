@@ -78,10 +78,7 @@ export const CONDUCTOR_MESSAGES = {
   reasonWithoutFlag: { code: 'InvalidParameterValue', text: 'Cannot set {field} on node {node} without setting {flag} to true.' },
 
   // conductor/port-ops.ts ({states} lists the states in which connectivity may change)
-  portgroupOfOtherNode: {
-    code: 'InvalidParameterValue',
-    text: 'Port group {portgroup} does not belong to node {node}; a port can only join a port group of its own node.',
-  },
+  portgroupOfOtherNode: { code: 'InvalidParameterValue', text: 'Port can not be added to a portgroup belonging to a different node.' },
   portAddressLocked: { code: 'InvalidState', text: 'Cannot update hardware address for port {port} as node {node} is active or has instance UUID assigned' },
   portConnectivityLocked: {
     code: 'InvalidState',
@@ -138,7 +135,7 @@ export const CONDUCTOR_MESSAGES = {
 
   // conductor/flows/provision.ts ({what} names what was validated: "deploy or power info", "power and inspect interfaces", …)
   validationFailed: { code: 'InvalidParameterValue', text: 'Failed to validate {what} for node {node}. Errors: {errors}' },
-  stepsMissing: { code: 'InvalidParameterValue', text: 'The {verb} action needs its {verb}_steps.' },
+  requiredForTarget: { code: 'InvalidParameterValue', text: '"{field}" is required when setting target provision state to {target}' },
 
   // conductor/flows/steps.ts ({kind} is deploy, clean, service; {step} is "<interface>.<step>")
   stepNotSupported: { code: 'InvalidParameterValue', text: 'Node {node}: {kind} step "{step}" is not supported by the {iface} interface "{impl}".' },

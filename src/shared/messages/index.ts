@@ -4,7 +4,8 @@
  * and passes values, never a sentence — `fail('stepNotSupported', { kind, step, iface, impl })` — so the
  * same error always reads the same. The codes whose message has one shape (NodeNotFound, NodeLocked, …)
  * are messages under their own name, with the text of the code table; the others are grouped by the
- * folder of `src/` that raises them, one file each. Imports only the code table.
+ * folder of `src/` that raises them, one file each (a message raised in several folders is in the file of the
+ * lowest layer among them, or in `shared.ts`). Imports only the code table.
  */
 import { AGENT_MESSAGES } from './agent.js';
 import { API_MESSAGES } from './api.js';
