@@ -17,6 +17,8 @@ import { CONFIG_MESSAGES } from './config.js';
 import { DB_MESSAGES } from './db.js';
 import { DOMAIN_MESSAGES } from './domain.js';
 import { DRIVERS_MESSAGES } from './drivers.js';
+import { DRIVERS_IPMI_MESSAGES } from './drivers-ipmi.js';
+import { DRIVERS_REDFISH_MESSAGES } from './drivers-redfish.js';
 import { IMAGES_MESSAGES } from './images.js';
 import { INSPECTION_MESSAGES } from './inspection.js';
 import { LAB_MESSAGES } from './lab.js';
@@ -53,6 +55,8 @@ export const MESSAGE_TABLES = {
   db: DB_MESSAGES,
   domain: DOMAIN_MESSAGES,
   drivers: DRIVERS_MESSAGES,
+  'drivers-ipmi': DRIVERS_IPMI_MESSAGES,
+  'drivers-redfish': DRIVERS_REDFISH_MESSAGES,
   images: IMAGES_MESSAGES,
   inspection: INSPECTION_MESSAGES,
   lab: LAB_MESSAGES,
@@ -74,6 +78,8 @@ export const MESSAGES = {
   ...DB_MESSAGES,
   ...DOMAIN_MESSAGES,
   ...DRIVERS_MESSAGES,
+  ...DRIVERS_IPMI_MESSAGES,
+  ...DRIVERS_REDFISH_MESSAGES,
   ...IMAGES_MESSAGES,
   ...INSPECTION_MESSAGES,
   ...LAB_MESSAGES,
