@@ -54,4 +54,7 @@ export const DRIVERS_IPMI_MESSAGES = {
     text: 'BMC {bmc} sent a RAKP 4 integrity check value that does not match the session key (BMC key K_g set? Ingot does not support ipmi_hex_kg_key).',
   },
   ipmiSessionClosed: { code: 'DriverOperationError', text: 'the session with BMC {bmc} is closed' },
+
+  // commands.ts
+  ipmiBootFlagsMissing: { code: 'DriverOperationError', text: 'Get System Boot Options answered parameter {parameter}, not the boot flags' },
 } as const satisfies MessageTable;
