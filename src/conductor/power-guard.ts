@@ -35,7 +35,7 @@ export function refusingPowerOff(power: PowerInterface, node: () => Readonly<Nod
       const off = args.find((a): a is string => typeof a === 'string' && powersOff(a));
       if (n.disable_power_off && off !== undefined) {
         logger.error({ node: n.uuid }, `refusing to power off node ${n.uuid}: disable_power_off is set`);
-        return Promise.reject(fail('powerOffDisabled', { action: off, node: n.uuid }));
+        return Promise.reject(fail('powerOffRefused', { action: off, node: n.uuid }));
       }
       return (member as (...a: unknown[]) => unknown).apply(power, args);
     };

@@ -3,6 +3,7 @@
  * (the API serializes them as they are); `id` is the internal sequence used for sorting and markers.
  * Timestamps are ISO-8601 strings in UTC; free-form dicts are plain objects.
  */
+import { errorMessage } from '../shared/errors.js';
 import type { Json, JsonObject } from '../shared/json.js';
 import type { ProvisionState } from './states.js';
 
@@ -115,12 +116,12 @@ export function powersOff(action: string): boolean {
 }
 
 /**
- * Why `action` is refused on a node with `disable_power_off`: Ironic's PowerStateFailure text ("Failed
- * to set node power state to ...") with the reason and the way out.
+ * Why `action` is refused on a node with `disable_power_off`: the text of message `powerOffRefused`
+ * (Ironic's PowerStateFailure text, "Failed to set node power state to ...", with the reason and the way
+ * out). Raise it as `fail('powerOffRefused', { node: node.uuid, action })`.
  */
 export function powerOffRefusal(node: Pick<Node, 'uuid'>, action: string): string {
-  return `Failed to set node power state to ${action}: node ${node.uuid} has disable_power_off set, so Ingot never powers it off. ` +
-    'Use "rebooting" to restart it, or set disable_power_off to false (API 1.95) to allow powering it off.';
+  return errorMessage('powerOffRefused', { node: node.uuid, action }).message;
 }
 
 export interface Port {

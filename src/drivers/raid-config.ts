@@ -9,21 +9,21 @@ export function validateRaidConfig(config: JsonObject): void {
   if (Object.keys(config).length === 0) return;
   const disks = config['logical_disks'];
   if (!Array.isArray(disks) || disks.length === 0) {
-    throw fail('InvalidParameterValue', 'RAID config validation error: "logical_disks" must be a non-empty list.');
+    throw fail('raidLogicalDisksMissing');
   }
   const extra = Object.keys(config).filter((k) => k !== 'logical_disks');
-  if (extra.length > 0) throw fail('InvalidParameterValue', `RAID config validation error: unknown keys ${extra.join(', ')}.`);
+  if (extra.length > 0) throw fail('raidConfigUnknownKeys', { keys: extra.join(', ') });
   disks.forEach((disk, i) => {
     if (typeof disk !== 'object' || disk === null || Array.isArray(disk)) {
-      throw fail('InvalidParameterValue', `RAID config validation error: logical_disks[${i}] must be an object.`);
+      throw fail('raidLogicalDiskNotObject', { index: i });
     }
     const size = disk['size_gb'];
     if (!(size === 'MAX' || (typeof size === 'number' && Number.isInteger(size) && size > 0))) {
-      throw fail('InvalidParameterValue', `RAID config validation error: logical_disks[${i}].size_gb must be a positive integer or "MAX".`);
+      throw fail('raidSizeInvalid', { index: i });
     }
     const level = disk['raid_level'];
     if (typeof level !== 'string' || !RAID_LEVELS.includes(level)) {
-      throw fail('InvalidParameterValue', `RAID config validation error: logical_disks[${i}].raid_level must be one of ${RAID_LEVELS.join(', ')}.`);
+      throw fail('raidLevelInvalid', { index: i, levels: RAID_LEVELS.join(', ') });
     }
   });
 }

@@ -51,7 +51,7 @@ export function createDriverRegistry(
   resources: DriverResources = createDriverResources(),
 ): DriverRegistry {
   for (const name of enabled) {
-    if (!types[name]) throw fail('ConfigInvalid', `conductor.enabled_hardware_types: unknown hardware type "${name}"; known: ${Object.keys(types).join(', ')}.`);
+    if (!types[name]) throw fail('unknownHardwareType', { name, known: Object.keys(types).join(', ') });
   }
   const choices = new Map<string, Record<InterfaceName, InterfaceChoice>>();
   for (const name of enabled) {
@@ -59,7 +59,7 @@ export function createDriverRegistry(
     const out = {} as Record<InterfaceName, InterfaceChoice>;
     for (const iface of INTERFACES) {
       const avail = type[iface].filter((impl) => impl in impls[iface]);
-      if (avail.length === 0) throw fail('ConfigInvalid', `hardware type ${name} has no available ${iface} interface.`);
+      if (avail.length === 0) throw fail('hardwareTypeLacksInterface', { name, iface });
       out[iface] = { enabled: avail, default: avail[0] as string };
     }
     choices.set(name, out);
@@ -69,14 +69,14 @@ export function createDriverRegistry(
 
   const interfacesOf = (hardwareType: string) => {
     const c = choices.get(hardwareType);
-    if (!c) throw fail('DriverNotFound', `Could not find the following driver(s) or hardware type(s): ${hardwareType}.`);
+    if (!c) throw fail('DriverNotFound', { driver_name: hardwareType });
     return c;
   };
 
   const resolve: DriverRegistry['resolve'] = (driver, fields, conductorGroup = '') => {
     const c = choices.get(driver);
     if (!c) {
-      throw fail('NoValidHost', `No valid host was found. Reason: No conductor service registered which supports driver ${driver} for conductor group "${conductorGroup}".`);
+      throw fail('noConductorForDriver', { driver, group: conductorGroup });
     }
     const out = {} as InterfaceFields;
     for (const iface of INTERFACES) {
@@ -88,10 +88,10 @@ export function createDriverRegistry(
       }
       if (!(asked in impls[iface])) {
         const valid = Object.keys(impls[iface]).sort();
-        throw fail('InterfaceNotFoundInEntrypoint', `Could not find the following interface in the 'ironic.hardware.interfaces.${iface}' entrypoint: ${asked}. Valid interfaces are ${JSON.stringify(valid)}.`);
+        throw fail('interfaceNotInEntrypoint', { iface, name: asked, valid: JSON.stringify(valid) });
       }
       if (!c[iface].enabled.includes(asked)) {
-        throw fail('InvalidParameterValue', `${iface} interface implementation '${asked}' is not supported by hardware type ${driver}.`);
+        throw fail('interfaceNotSupportedByHardwareType', { iface, name: asked, driver });
       }
       out[field] = asked;
     }

@@ -19,7 +19,7 @@ import type { Logger } from '../shared/logger.js';
 import { resolveChecksum, type Checksum } from './checksum.js';
 import { convertToRaw, detectFormat, inspectImage, type ImageFormat } from './convert.js';
 import { downloadToFile, headSource } from './download.js';
-import { badImageInput, formatBytes, imageFailure } from './errors.js';
+import { formatBytes, imageError } from './errors.js';
 import { SharedFlights } from './flights.js';
 
 /** Options of {@link ImageCache.open}. */
@@ -154,7 +154,7 @@ export class ImageCache {
    * returns the link's path. The link keeps the master from eviction until {@link releaseNode}.
    */
   async linkForNode(node: string, req: ImageRequest): Promise<{ path: string; image: CachedImage }> {
-    if (!NODE_ID.test(node)) throw badImageInput('invalid_source', `"${node}" cannot name a node's image directory.`);
+    if (!NODE_ID.test(node)) throw imageError('invalid_source', 'nodeImageDirInvalid', { node });
     return this.acquire(req, (image) =>
       this.locked(async () => {
         const dir = path.join(this.instanceDir, node);
@@ -172,7 +172,7 @@ export class ImageCache {
 
   /** Removes a node's links (its image directory); the masters become evictable once unused. */
   async releaseNode(node: string): Promise<void> {
-    if (!NODE_ID.test(node)) throw badImageInput('invalid_source', `"${node}" cannot name a node's image directory.`);
+    if (!NODE_ID.test(node)) throw imageError('invalid_source', 'nodeImageDirInvalid', { node });
     await this.locked(() => rm(path.join(this.instanceDir, node), { recursive: true, force: true }));
   }
 
@@ -199,7 +199,7 @@ export class ImageCache {
     const key = masterKey(req.url, checksum, raw);
     this.pin(key, 1);
     try {
-      const img = await this.flights.run(key, (signal) => this.obtain(key, req.url, checksum, raw, signal), req.signal, `Fetching image ${req.url}`);
+      const img = await this.flights.run(key, (signal) => this.obtain(key, req.url, checksum, raw, signal), req.signal, req.url);
       return await use(img);
     } finally {
       this.pin(key, -1);
@@ -294,7 +294,7 @@ export class ImageCache {
       if (need < free) return;
     }
     const free = await freeBytes(this.opts.dir);
-    throw imageFailure('no_space', `Not enough disk space in ${this.opts.dir} to convert ${url}: it needs ${formatBytes(Math.min(bytes, estimate))}, ${formatBytes(free)} are free after evicting unused images.`);
+    throw imageError('no_space', 'imageCacheNoSpace', { dir: this.opts.dir, url, needed: formatBytes(Math.min(bytes, estimate)), free: formatBytes(free) });
   }
 
   private async cleanUpLocked(amount?: number): Promise<EvictionReport> {

@@ -8,7 +8,7 @@
 import { createReadStream } from 'node:fs';
 import { MultiHash, HEX_LENGTH, type Checksum, type ChecksumAlgo } from './digest.js';
 import { fetchBytes, type DownloadOptions } from './download.js';
-import { badImageInput } from './errors.js';
+import { ImageError, imageError } from './errors.js';
 import { isHttpUrl } from './source.js';
 import { ChecksumFileError, findInChecksumFile as findInFile, imageNames } from '../shared/checksum-file.js';
 
@@ -27,17 +27,10 @@ export interface ChecksumPolicy {
 
 const ALGOS: readonly ChecksumAlgo[] = ['md5', 'sha256', 'sha512'];
 
-function md5Refused(where: string): Error {
-  return badImageInput(
-    'checksum_invalid',
-    `${where} is an MD5 checksum, which this conductor refuses; give a sha256 or sha512 checksum, or set images.allow_md5_checksum (INGOT_IMAGES_ALLOW_MD5_CHECKSUM=true) to accept MD5. If the value is not MD5, name its algorithm as algo:hex.`,
-  );
-}
-
-function algoOf(name: string, where: string): ChecksumAlgo {
+function algoOf(name: string, checksum: string): ChecksumAlgo {
   const a = name.trim().toLowerCase().replace(/^sha-/, 'sha');
   if ((ALGOS as readonly string[]).includes(a)) return a as ChecksumAlgo;
-  throw badImageInput('checksum_invalid', `${where}: unsupported checksum algorithm "${name}"; use sha256, sha512 (or md5 where allowed).`);
+  throw imageError('checksum_invalid', 'checksumAlgorithmUnsupported', { checksum, algo: name });
 }
 
 /**
@@ -47,8 +40,8 @@ function algoOf(name: string, where: string): ChecksumAlgo {
  */
 export function parseChecksum(value: string, policy: ChecksumPolicy, algo?: string): Checksum {
   const text = typeof value === 'string' ? value.trim() : '';
-  if (!text) throw badImageInput('checksum_invalid', 'The image checksum is empty.');
-  if (isHttpUrl(text)) throw badImageInput('checksum_invalid', `The checksum ${text} is a URL; resolve it with resolveChecksum().`);
+  if (!text) throw imageError('checksum_invalid', 'checksumEmpty');
+  if (isHttpUrl(text)) throw imageError('checksum_invalid', 'checksumIsUrl', { checksum: text });
   let named = algo?.trim() || undefined;
   let hex = text;
   const colon = text.indexOf(':');
@@ -57,23 +50,23 @@ export function parseChecksum(value: string, policy: ChecksumPolicy, algo?: stri
     hex = text.slice(colon + 1).trim();
   }
   if (!/^[0-9a-fA-F]+$/.test(hex)) {
-    throw badImageInput('checksum_invalid', `The image checksum "${text}" is not a hexadecimal digest (expected hex, algo:hex or a checksum file URL).`);
+    throw imageError('checksum_invalid', 'checksumNotHex', { checksum: text });
   }
   hex = hex.toLowerCase();
   let a: ChecksumAlgo;
   if (named) {
-    a = algoOf(named, `Checksum "${text}"`);
+    a = algoOf(named, text);
     if (hex.length !== HEX_LENGTH[a]) {
-      throw badImageInput('checksum_invalid', `The ${a} checksum "${hex}" has ${hex.length} hex digits; ${a} has ${HEX_LENGTH[a]}.`);
+      throw imageError('checksum_invalid', 'checksumLengthWrong', { algo: a, hex, digits: hex.length, expected: HEX_LENGTH[a] });
     }
   } else {
     const byLength = ALGOS.find((x) => HEX_LENGTH[x] === hex.length);
     if (!byLength) {
-      throw badImageInput('checksum_invalid', `The image checksum "${hex}" has ${hex.length} hex digits, which fits no algorithm (sha256: 64, sha512: 128); name it as algo:hex.`);
+      throw imageError('checksum_invalid', 'checksumLengthUnknown', { hex, digits: hex.length });
     }
     a = byLength;
   }
-  if (a === 'md5' && !policy.allowMd5) throw md5Refused(`The image checksum ${hex}`);
+  if (a === 'md5' && !policy.allowMd5) throw imageError('checksum_invalid', 'checksumMd5Refused', { hex });
   return { algo: a, hex };
 }
 
@@ -82,7 +75,7 @@ export function findInChecksumFile(text: string, names: readonly string[], where
   try {
     return findInFile(text, names, where);
   } catch (err) {
-    if (err instanceof ChecksumFileError) throw badImageInput('checksum_invalid', err.message);
+    if (err instanceof ChecksumFileError) throw new ImageError('checksum_invalid', err.rendered, { cause: err });
     throw err;
   }
 }
@@ -108,7 +101,7 @@ export async function resolveChecksum(value: string, opts: ResolveChecksumOption
   try {
     return parseChecksum(found.hex, opts, found.algo ?? opts.algo);
   } catch (err) {
-    if (err instanceof Error) err.message = `${err.message} (from checksum file ${text})`;
+    if (err instanceof ImageError) throw imageError(err.reason, 'checksumFromFileInvalid', { reason: err.message, url: text }, { cause: err });
     throw err;
   }
 }

@@ -94,16 +94,16 @@ describe('qemu-img discovery', () => {
 
 describe('checkFits', () => {
   it('passes an image that fits and names both sizes when it does not', () => {
-    expect(() => checkFits(10 * 2 ** 30, 10 * 2 ** 30)).not.toThrow();
+    expect(() => checkFits(10 * 2 ** 30, 10 * 2 ** 30, 'http://h/fits.img')).not.toThrow();
     const err = (() => {
       try {
-        checkFits(12 * 2 ** 30, 10 * 2 ** 30, 'Image http://h/big.img');
+        checkFits(12 * 2 ** 30, 10 * 2 ** 30, 'http://h/big.img');
       } catch (e) {
         return e as Error;
       }
       return undefined;
     })();
     expect(err?.message).toBe('Image http://h/big.img needs 12 GiB (12884901888 bytes) but the root disk holds only 10 GiB (10737418240 bytes).');
-    expect(() => checkFits(1, 0)).toThrow('root disk size is unknown');
+    expect(() => checkFits(1, 0, 'http://h/big.img')).toThrow('root disk size is unknown');
   });
 });

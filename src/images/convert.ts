@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { constants } from 'node:fs';
 import { access, open, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { badImageInput, formatBytes, imageFailure } from './errors.js';
+import { formatBytes, imageError } from './errors.js';
 
 /** Formats Ingot recognises. raw, iso and gpt are written as they are; qcow2 is converted. */
 export type ImageFormat = 'raw' | 'iso' | 'gpt' | 'qcow2' | 'qed' | 'vmdk' | 'vhdx' | 'vhd' | 'vdi' | 'luks';
@@ -32,7 +32,6 @@ export interface QemuImgOptions {
   signal?: AbortSignal;
 }
 
-const QEMU_HINT = 'install qemu-utils (apt-get install -y qemu-utils), which provides qemu-img';
 
 async function readHead(file: string, length: number, position = 0): Promise<Buffer> {
   const fh = await open(file, 'r');
@@ -75,7 +74,7 @@ export interface Qcow2Header {
 /** Reads a qcow2 header; throws `format` for a file that is not qcow2. */
 export async function readQcow2Header(file: string): Promise<Qcow2Header> {
   const h = await readHead(file, 104);
-  if (h.length < 72 || h.readUInt32BE(0) !== 0x514649fb) throw imageFailure('format', `${file} is not a qcow2 image.`);
+  if (h.length < 72 || h.readUInt32BE(0) !== 0x514649fb) throw imageError('format', 'notQcow2', { file });
   const version = h.readUInt32BE(4);
   const backingOffset = h.readBigUInt64BE(8);
   const virtualSize = Number(h.readBigUInt64BE(24));
@@ -95,7 +94,7 @@ export async function findQemuImg(qemuImg = 'qemu-img'): Promise<string> {
       // try the next one
     }
   }
-  throw imageFailure('convert', `${qemuImg} was not found (PATH=${process.env.PATH ?? ''}); ${QEMU_HINT}.`);
+  throw imageError('convert', 'qemuImgMissing', { command: qemuImg, path: process.env.PATH ?? '' });
 }
 
 /** Runs a command; resolves with its stdout, rejects with its stderr. The signal kills it. */
@@ -107,15 +106,15 @@ function run(cmd: string, args: string[], signal?: AbortSignal): Promise<string>
     child.stdout.on('data', (b: Buffer) => out.push(b));
     child.stderr.on('data', (b: Buffer) => err.push(b));
     child.on('error', (e: NodeJS.ErrnoException) => {
-      if (e.name === 'AbortError') reject(imageFailure('aborted', `${path.basename(cmd)} was aborted.`, e));
-      else if (e.code === 'ENOENT') reject(imageFailure('convert', `${cmd} was not found; ${QEMU_HINT}.`, e));
-      else reject(imageFailure('convert', `${cmd} could not start: ${e.message}`, e));
+      if (e.name === 'AbortError') reject(imageError('aborted', 'qemuCommandAborted', { command: path.basename(cmd) }, { cause: e }));
+      else if (e.code === 'ENOENT') reject(imageError('convert', 'qemuCommandMissing', { command: cmd }, { cause: e }));
+      else reject(imageError('convert', 'qemuCommandNotStarted', { command: cmd, reason: e.message }, { cause: e }));
     });
     child.on('close', (code, sig) => {
       if (code === 0) return resolve(Buffer.concat(out).toString('utf8'));
       if (signal?.aborted) return; // the 'error' handler reports the abort
       const text = Buffer.concat(err).toString('utf8').trim();
-      reject(imageFailure('convert', `${[cmd, ...args].join(' ')} failed (${sig ?? `exit ${code}`}): ${text || 'no output'}`));
+      reject(imageError('convert', 'qemuCommandFailed', { command: [cmd, ...args].join(' '), status: sig ?? `exit ${code}`, output: text || 'no output' }));
     });
   });
 }
@@ -159,7 +158,7 @@ export async function qemuImgInfo(file: string, format: string, opts: QemuImgOpt
   try {
     j = JSON.parse(out) as Record<string, unknown>;
   } catch (err) {
-    throw imageFailure('convert', `qemu-img info printed no JSON for ${file}: ${out.slice(0, 200)}`, err);
+    throw imageError('convert', 'qemuImgInfoNotJson', { file, output: out.slice(0, 200) }, { cause: err });
   }
   const specific = (j['format-specific'] as { data?: Record<string, unknown> } | undefined)?.data;
   return {
@@ -180,18 +179,20 @@ export async function inspectImage(file: string, what: string, opts: QemuImgOpti
   const format = await detectFormat(file);
   const fileSize = (await stat(file)).size;
   if (!PERMITTED_FORMATS.includes(format)) {
-    throw badImageInput('format', `Image ${what} is in ${format} format, which is not accepted (accepted: ${PERMITTED_FORMATS.join(', ')}); convert it to raw or qcow2.`);
+    throw imageError('format', 'imageFormatRefused', { image: what, format, accepted: PERMITTED_FORMATS.join(', ') });
   }
   if (format !== 'qcow2') return { format, virtualSize: fileSize, fileSize };
   const header = await readQcow2Header(file);
-  if (header.hasBackingFile) throw badImageInput('format', `Image ${what} is a qcow2 image with a backing file, which is not accepted; flatten it (qemu-img convert -O qcow2).`);
-  if (header.hasExternalDataFile) throw badImageInput('format', `Image ${what} is a qcow2 image with an external data file, which is not accepted.`);
+  if (header.hasBackingFile) throw imageError('format', 'imageBackingFile', { image: what });
+  if (header.hasExternalDataFile) throw imageError('format', 'imageDataFile', { image: what });
   const info = await qemuImgInfo(file, 'qcow2', opts);
-  if (info.format !== 'qcow2' || info.backingFile || info.dataFile) {
-    throw badImageInput('format', `Image ${what}: qemu-img reads it as ${info.format}${info.backingFile ? ` backed by ${info.backingFile}` : ''}${info.dataFile ? ` with data file ${info.dataFile}` : ''}, which is not accepted.`);
-  }
+  // NOTE: a second opinion on what the header said: qemu-img must read the same qcow2, alone and of the same size.
+  const read = { image: what, format: info.format };
+  if (info.backingFile) throw imageError('format', 'qemuReadsBackingFile', { ...read, backing: info.backingFile });
+  if (info.dataFile) throw imageError('format', 'qemuReadsDataFile', { ...read, data: info.dataFile });
+  if (info.format !== 'qcow2') throw imageError('format', 'qemuReadsOtherFormat', read);
   if (info.virtualSize !== header.virtualSize) {
-    throw badImageInput('format', `Image ${what}: qemu-img reports a virtual size of ${info.virtualSize} bytes, the qcow2 header ${header.virtualSize}.`);
+    throw imageError('format', 'qemuVirtualSizeMismatch', { image: what, qemu: info.virtualSize, header: header.virtualSize });
   }
   return { format, virtualSize: info.virtualSize, fileSize };
 }
@@ -206,7 +207,7 @@ export async function convertToRaw(src: string, dest: string, opts: QemuImgOptio
     await run(bin, ['convert', '-f', 'qcow2', '-O', 'raw', src, dest], opts.signal);
     const size = (await stat(dest)).size;
     if (opts.expectedSize !== undefined && size !== opts.expectedSize) {
-      throw imageFailure('convert', `qemu-img convert wrote ${size} bytes for ${src}, expected the virtual size ${opts.expectedSize}.`);
+      throw imageError('convert', 'qemuImgConvertSize', { size, file: src, expected: opts.expectedSize });
     }
   } catch (err) {
     await rm(dest, { force: true }).catch(() => undefined);
@@ -215,13 +216,13 @@ export async function convertToRaw(src: string, dest: string, opts: QemuImgOptio
 }
 
 /**
- * Throws unless an image of `imageBytes` (its virtual size) fits on a disk of `diskBytes`, naming both
- * sizes. Callers check before writing anything to the machine.
+ * Throws unless image `image` (its URL or name) of `imageBytes` (its virtual size) fits on a disk of
+ * `diskBytes`, naming both sizes. Callers check before writing anything to the machine.
  */
-export function checkFits(imageBytes: number, diskBytes: number, what = 'The image'): void {
-  if (!(Number.isFinite(imageBytes) && imageBytes >= 0)) throw badImageInput('too_large', `${what} has no known size.`);
-  if (!(Number.isFinite(diskBytes) && diskBytes > 0)) throw badImageInput('too_large', `The root disk size is unknown (${diskBytes}); inspect the node first.`);
+export function checkFits(imageBytes: number, diskBytes: number, image: string): void {
+  if (!(Number.isFinite(imageBytes) && imageBytes >= 0)) throw imageError('too_large', 'imageSizeUnknown', { image });
+  if (!(Number.isFinite(diskBytes) && diskBytes > 0)) throw imageError('too_large', 'rootDiskSizeUnknown', { size: diskBytes });
   if (imageBytes > diskBytes) {
-    throw badImageInput('too_large', `${what} needs ${formatBytes(imageBytes)} but the root disk holds only ${formatBytes(diskBytes)}.`);
+    throw imageError('too_large', 'imageTooLargeForDisk', { image, size: formatBytes(imageBytes), disk: formatBytes(diskBytes) });
   }
 }

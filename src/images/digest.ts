@@ -1,5 +1,5 @@
 import { createHash, type Hash } from 'node:crypto';
-import { imageFailure } from './errors.js';
+import { imageError } from './errors.js';
 
 /** The checksum algorithms Ingot verifies images with (MD5 only when the operator allows it). */
 export type ChecksumAlgo = 'md5' | 'sha256' | 'sha512';
@@ -39,12 +39,9 @@ export class MultiHash {
  */
 export function verifyDigest(expected: Checksum, actualHex: string | undefined, what: string): void {
   if (actualHex === undefined) {
-    throw imageFailure('checksum_mismatch', `No ${expected.algo} checksum was computed for ${what}.`);
+    throw imageError('checksum_mismatch', 'checksumNotComputed', { algo: expected.algo, url: what });
   }
   if (actualHex.toLowerCase() !== expected.hex) {
-    throw imageFailure(
-      'checksum_mismatch',
-      `Checksum mismatch for ${what}: expected ${expected.algo} ${expected.hex}, computed ${actualHex.toLowerCase()}.`,
-    );
+    throw imageError('checksum_mismatch', 'checksumMismatch', { url: what, algo: expected.algo, expected: expected.hex, actual: actualHex.toLowerCase() });
   }
 }

@@ -9,7 +9,7 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { MultiHash, verifyDigest, type Checksum, type ChecksumAlgo } from './digest.js';
-import { formatBytes, imageFailure, isImageError, type ImageError } from './errors.js';
+import { formatBytes, imageError, isImageError, type ImageError } from './errors.js';
 import { parseImageSource, resolveFileSource, type ImageSource } from './source.js';
 
 /** Default wait for a server's answer and between two chunks of a download. */
@@ -52,7 +52,10 @@ export interface SourceInfo {
   finalUrl: string;
 }
 
-type StopReason = { why: 'timeout'; what: string } | { why: 'aborted' };
+/** What a timer waits for: the server's answer (its headers), or the next bytes of the body. */
+type Wait = 'answer' | 'body';
+
+type StopReason = { why: 'timeout'; waiting: Wait } | { why: 'aborted' };
 
 /** One HTTP exchange: the abort controller that covers it and what stopped it, if anything. */
 class Exchange {
@@ -70,16 +73,16 @@ class Exchange {
   }
 
   /** (Re)starts the timer for the next wait. */
-  arm(what: string): void {
+  arm(waiting: Wait): void {
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.stop({ why: 'timeout', what }), this.timeoutMs);
+    this.timer = setTimeout(() => this.stop({ why: 'timeout', waiting }), this.timeoutMs);
   }
 
   stop(reason: StopReason): void {
     if (this.stopped) return;
     this.stopped = reason;
     clearTimeout(this.timer);
-    this.ctl.abort(reason.why === 'aborted' ? this.signal?.reason : new Error(`timed out ${reason.what}`));
+    this.ctl.abort(reason.why === 'aborted' ? this.signal?.reason : new Error(`timed out waiting for the ${reason.waiting}`));
   }
 
   dispose(): void {
@@ -126,12 +129,16 @@ function errnoOf(err: unknown): string | undefined {
 /** Turns whatever a download threw into an {@link ImageError} naming the URL. */
 function classify(err: unknown, href: string, ex: Exchange | undefined): ImageError {
   if (isImageError(err)) return err;
-  if (ex?.stopped?.why === 'aborted') return imageFailure('aborted', `Download of ${href} was aborted.`, err);
-  if (ex?.stopped?.why === 'timeout') return imageFailure('timeout', `Download of ${href} timed out ${ex.stopped.what}.`, err);
+  if (ex?.stopped?.why === 'aborted') return imageError('aborted', 'downloadAborted', { url: href }, { cause: err });
+  if (ex?.stopped?.why === 'timeout') {
+    if (ex.stopped.waiting === 'answer') return imageError('timeout', 'downloadNoAnswer', { url: href, host: new URL(href).host }, { cause: err });
+    return imageError('timeout', 'downloadStalled', { url: href }, { cause: err });
+  }
   const code = errnoOf(err);
-  if (code) return imageFailure(code === 'ETIMEDOUT' || code.endsWith('TIMEOUT') ? 'timeout' : 'connection', `Cannot download ${href}: ${NETWORK_CODES[code]} (${code}).`, err);
-  const msg = err instanceof Error ? err.message : String(err);
-  return imageFailure('connection', `Cannot download ${href}: ${msg}.`, err);
+  if (code) {
+    return imageError(code === 'ETIMEDOUT' || code.endsWith('TIMEOUT') ? 'timeout' : 'connection', 'downloadNetworkError', { url: href, reason: NETWORK_CODES[code] as string, code }, { cause: err });
+  }
+  return imageError('connection', 'downloadFailed', { url: href, reason: err instanceof Error ? err.message : String(err) }, { cause: err });
 }
 
 function lastModifiedOf(headers: Headers): Date | undefined {
@@ -143,14 +150,16 @@ function lastModifiedOf(headers: Headers): Date | undefined {
 
 /** Sends a request and checks the status; the caller reads (or cancels) the body before `ex.dispose()`. */
 async function request(src: Extract<ImageSource, { kind: 'http' }>, method: 'GET' | 'HEAD', ex: Exchange, headers?: Record<string, string>): Promise<Response> {
-  ex.arm(`waiting for ${src.url.host} to answer`);
+  ex.arm('answer');
   const res = await fetch(src.href, { method, redirect: 'follow', signal: ex.ctl.signal, headers });
   if (res.status !== 200) {
     await res.body?.cancel().catch(() => undefined);
-    const where = res.url && res.url !== src.href ? `${src.href} (redirected to ${res.url})` : src.href;
-    const status = `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}`;
-    if (res.status === 404 || res.status === 410) throw imageFailure('not_found', `Cannot download ${where}: ${status}; check the URL.`);
-    throw imageFailure('http_status', `Cannot download ${where}: ${status} instead of 200.`);
+    const answer = { url: src.href, status: `${res.status}${res.statusText ? ` ${res.statusText}` : ''}` };
+    const redirected = res.url && res.url !== src.href ? res.url : null;
+    if (res.status === 404 || res.status === 410) {
+      throw redirected ? imageError('not_found', 'downloadNotFoundRedirected', { ...answer, final: redirected }) : imageError('not_found', 'downloadNotFound', answer);
+    }
+    throw redirected ? imageError('http_status', 'downloadHttpStatusRedirected', { ...answer, final: redirected }) : imageError('http_status', 'downloadHttpStatus', answer);
   }
   return res;
 }
@@ -169,7 +178,7 @@ function meter(href: string, hasher: MultiHash, maxBytes: number, onChunk: () =>
     transform(chunk: Buffer, _enc, cb) {
       t.bytes += chunk.length;
       if (maxBytes > 0 && t.bytes > maxBytes) {
-        cb(imageFailure('too_large', `Download of ${href} exceeds the limit of ${formatBytes(maxBytes)}.`));
+        cb(imageError('too_large', 'downloadOverLimit', { url: href, limit: formatBytes(maxBytes) }));
         return;
       }
       hasher.update(chunk);
@@ -203,28 +212,28 @@ export async function downloadToFile(href: string, dest: string, opts: DownloadO
       const declared = declaredLength(res);
       if (declared !== undefined && maxBytes > 0 && declared > maxBytes) {
         await res.body?.cancel().catch(() => undefined);
-        throw imageFailure('too_large', `Image ${src.href} is ${formatBytes(declared)}, more than the limit of ${formatBytes(maxBytes)}.`);
+        throw imageError('too_large', 'imageOverLimit', { url: src.href, size: formatBytes(declared), limit: formatBytes(maxBytes) });
       }
-      ex.arm('while receiving the body');
-      const m = meter(src.href, hasher, maxBytes, () => ex.arm('while receiving the body'));
+      ex.arm('body');
+      const m = meter(src.href, hasher, maxBytes, () => ex.arm('body'));
       const body = res.body ? Readable.fromWeb(res.body as WebReadableStream<Uint8Array>) : Readable.from([]);
       try {
         await pipeline(body, m, createWriteStream(dest), { signal: ex.ctl.signal });
       } catch (err) {
         if (!ex.stopped && !isImageError(err) && declared !== undefined && m.bytes < declared) {
-          throw imageFailure('truncated', `Download of ${src.href} ended after ${m.bytes} of ${declared} bytes: ${(err as Error).message}.`, err);
+          throw imageError('truncated', 'downloadTruncatedBy', { url: src.href, bytes: m.bytes, declared, reason: (err as Error).message }, { cause: err });
         }
         throw err;
       }
       if (declared !== undefined && m.bytes !== declared) {
-        throw imageFailure('truncated', `Download of ${src.href} ended after ${m.bytes} of ${declared} bytes.`);
+        throw imageError('truncated', 'downloadTruncated', { url: src.href, bytes: m.bytes, declared });
       }
       result = { bytes: m.bytes, digests: hasher.digest(), finalUrl: res.url || src.href, lastModified: lastModifiedOf(res.headers) };
     } else {
       const file = await resolveFileSource(src as Extract<ImageSource, { kind: 'file' }>, opts.allowedFilePaths);
       const st = await stat(file);
       if (maxBytes > 0 && st.size > maxBytes) {
-        throw imageFailure('too_large', `Image ${src.href} is ${formatBytes(st.size)}, more than the limit of ${formatBytes(maxBytes)}.`);
+        throw imageError('too_large', 'imageOverLimit', { url: src.href, size: formatBytes(st.size), limit: formatBytes(maxBytes) });
       }
       const m = meter(src.href, hasher, maxBytes, () => undefined);
       await pipeline(createReadStream(file), m, createWriteStream(dest), opts.signal ? { signal: opts.signal } : {});
@@ -234,7 +243,7 @@ export async function downloadToFile(href: string, dest: string, opts: DownloadO
     return result;
   } catch (err) {
     await rm(dest, { force: true }).catch(() => undefined);
-    if (!ex && opts.signal?.aborted) throw imageFailure('aborted', `Copy of ${src.href} was aborted.`, err);
+    if (!ex && opts.signal?.aborted) throw imageError('aborted', 'imageCopyAborted', { url: src.href }, { cause: err });
     throw classify(err, src.href, ex);
   } finally {
     ex?.dispose();
@@ -258,10 +267,10 @@ export async function fetchBytes(href: string, opts: DownloadOptions & { maxByte
       declared = declaredLength(res);
       if (declared !== undefined && declared > opts.maxBytes) {
         await res.body?.cancel().catch(() => undefined);
-        throw imageFailure('too_large', `${src.href} is ${formatBytes(declared)}, more than the limit of ${formatBytes(opts.maxBytes)}.`);
+        throw imageError('too_large', 'resourceOverLimit', { url: src.href, size: formatBytes(declared), limit: formatBytes(opts.maxBytes) });
       }
       finalUrl = res.url || src.href;
-      ex.arm('while receiving the body');
+      ex.arm('body');
       input = res.body ? Readable.fromWeb(res.body as WebReadableStream<Uint8Array>) : Readable.from([]);
     } else {
       const file = await resolveFileSource(src as Extract<ImageSource, { kind: 'file' }>, opts.allowedFilePaths);
@@ -272,17 +281,17 @@ export async function fetchBytes(href: string, opts: DownloadOptions & { maxByte
       const b = chunk as Buffer;
       bytes += b.length;
       if (bytes > opts.maxBytes) {
-        throw imageFailure('too_large', `${src.href} exceeds the limit of ${formatBytes(opts.maxBytes)}.`);
+        throw imageError('too_large', 'downloadOverLimit', { url: src.href, limit: formatBytes(opts.maxBytes) });
       }
       chunks.push(b);
-      ex?.arm('while receiving the body');
+      ex?.arm('body');
     }
     if (declared !== undefined && bytes !== declared) {
-      throw imageFailure('truncated', `${src.href} ended after ${bytes} of ${declared} bytes.`);
+      throw imageError('truncated', 'downloadTruncated', { url: src.href, bytes, declared });
     }
     return { body: Buffer.concat(chunks), finalUrl };
   } catch (err) {
-    if (!ex && opts.signal?.aborted) throw imageFailure('aborted', `Reading ${src.href} was aborted.`, err);
+    if (!ex && opts.signal?.aborted) throw imageError('aborted', 'resourceReadAborted', { url: src.href }, { cause: err });
     throw classify(err, src.href, ex);
   } finally {
     ex?.dispose();

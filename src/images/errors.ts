@@ -1,4 +1,4 @@
-import { IngotError, type ErrorCode } from '../shared/errors.js';
+import { errorMessage, IngotError, type ErrorCode, type ErrorOptions, type FailArgs, type MessageId } from '../shared/errors.js';
 
 /**
  * Why an image operation failed, for callers that act on the cause (retry a connection failure, not a
@@ -20,24 +20,24 @@ export type ImageFailure =
   | 'no_space' // not enough disk space even after evicting unused images
   | 'configdrive'; // a config drive value that cannot be used
 
-/** The error every function of `images/` throws: an {@link IngotError} with a machine-readable reason. */
+/**
+ * The error every function of `images/` throws: an {@link IngotError} with a machine-readable reason. Its
+ * code is the message's: InvalidParameterValue (400) for a problem with what the caller asked for,
+ * DriverOperationError (500) for a failure while acting on a valid request (the server, the disk, the bytes).
+ */
 export class ImageError extends IngotError {
   readonly reason: ImageFailure;
 
-  constructor(code: ErrorCode, reason: ImageFailure, message: string, options?: { cause?: unknown }) {
-    super(code, message, options);
+  /** `rendered` is what `errorMessage(id, values)` gives; {@link imageError} builds one from the id. */
+  constructor(reason: ImageFailure, rendered: { code: ErrorCode; message: string }, options?: ErrorOptions) {
+    super(rendered.code, rendered.message, options);
     this.reason = reason;
   }
 }
 
-/** A problem with what the caller asked for (400). */
-export function badImageInput(reason: ImageFailure, message: string, cause?: unknown): ImageError {
-  return new ImageError('InvalidParameterValue', reason, message, cause === undefined ? undefined : { cause });
-}
-
-/** A failure while acting on a valid request: the server, the disk, the bytes (500). */
-export function imageFailure(reason: ImageFailure, message: string, cause?: unknown): ImageError {
-  return new ImageError('DriverOperationError', reason, message, cause === undefined ? undefined : { cause });
+/** The ImageError of message `id` (of `messages/images.ts`) with `values`: `imageError('not_found', 'imageFileMissing', { path, url })`. */
+export function imageError<M extends MessageId>(reason: ImageFailure, id: M, ...args: FailArgs<M>): ImageError {
+  return new ImageError(reason, errorMessage(id, ...args), args[1]);
 }
 
 /** Whether `err` is an {@link ImageError}, optionally of one `reason`. */

@@ -54,12 +54,12 @@ describe('SharedFlights', () => {
       return gate.promise;
     };
     const leaving = new AbortController();
-    const a = f.run('k', start, leaving.signal, 'Fetching x');
-    const b = f.run('k', start, undefined, 'Fetching x');
+    const a = f.run('k', start, leaving.signal, 'http://h/x.img');
+    const b = f.run('k', start, undefined, 'http://h/x.img');
     leaving.abort();
     const err = await a.catch((e: unknown) => e);
     expect(isImageError(err, 'aborted')).toBe(true);
-    expect((err as Error).message).toBe('Fetching x was aborted.');
+    expect((err as Error).message).toBe('Fetching image http://h/x.img was aborted.');
     expect(workSignal?.aborted).toBe(false);
     gate.resolve('image');
     expect(await b).toBe('image');

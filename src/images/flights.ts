@@ -1,4 +1,4 @@
-import { imageFailure } from './errors.js';
+import { imageError } from './errors.js';
 
 interface Flight<T> {
   promise: Promise<T>;
@@ -24,9 +24,9 @@ export class SharedFlights<T> {
     return this.flights.has(key);
   }
 
-  /** Joins the work for `key`, starting it with `start(signal)` if none runs; `what` names it in abort errors. */
-  run(key: string, start: (signal: AbortSignal) => Promise<T>, signal: AbortSignal | undefined, what: string): Promise<T> {
-    if (signal?.aborted) return Promise.reject(imageFailure('aborted', `${what} was aborted.`, signal.reason));
+  /** Joins the work for `key`, starting it with `start(signal)` if none runs; `url` names the image in abort errors. */
+  run(key: string, start: (signal: AbortSignal) => Promise<T>, signal: AbortSignal | undefined, url: string): Promise<T> {
+    if (signal?.aborted) return Promise.reject(imageError('aborted', 'imageFetchAborted', { url }, { cause: signal.reason }));
     let f = this.flights.get(key);
     if (!f) {
       const ctl = new AbortController();
@@ -51,7 +51,7 @@ export class SharedFlights<T> {
         if (settled) return;
         leave();
         if (flight.waiters === 0) flight.ctl.abort(signal?.reason);
-        reject(imageFailure('aborted', `${what} was aborted.`, signal?.reason));
+        reject(imageError('aborted', 'imageFetchAborted', { url }, { cause: signal?.reason }));
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       flight.promise.then(

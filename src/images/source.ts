@@ -6,7 +6,7 @@
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { badImageInput, imageFailure } from './errors.js';
+import { imageError } from './errors.js';
 
 /**
  * Paths a `file://` URL may never point into, whatever the allow list says (Ironic
@@ -31,16 +31,13 @@ function inside(dir: string, p: string): boolean {
 
 function checkPath(href: string, p: string, allowed: readonly string[] | undefined): void {
   for (const bad of BLOCKED_FILE_PATHS) {
-    if (inside(bad, p)) throw badImageInput('invalid_source', `Image source ${href} is refused: files under ${bad} may never be used as images.`);
+    if (inside(bad, p)) throw imageError('invalid_source', 'imageFileBlocked', { url: href, dir: bad });
   }
   if (!allowed || allowed.length === 0) {
-    throw badImageInput('invalid_source', `Image source ${href} is refused: file:// images are disabled (images.file_url_allowed_paths is empty).`);
+    throw imageError('invalid_source', 'imageFileUrlsDisabled', { url: href });
   }
   if (!allowed.some((dir) => inside(path.resolve(dir), p))) {
-    throw badImageInput(
-      'invalid_source',
-      `Image source ${href} is refused: ${p} is outside images.file_url_allowed_paths (${allowed.join(', ')}).`,
-    );
+    throw imageError('invalid_source', 'imageFileOutsideAllowed', { url: href, path: p, allowed: allowed.join(', ') });
   }
 }
 
@@ -51,29 +48,29 @@ function checkPath(href: string, p: string, allowed: readonly string[] | undefin
  */
 export function parseImageSource(href: string, allowedFilePaths?: readonly string[]): ImageSource {
   const text = typeof href === 'string' ? href.trim() : '';
-  if (!text) throw badImageInput('invalid_source', 'An image source URL is required.');
+  if (!text) throw imageError('invalid_source', 'imageSourceRequired');
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    throw badImageInput('invalid_source', `Image source "${text}" is not a URL; use http://, https:// or file://.`);
+    throw imageError('invalid_source', 'imageUrlInvalid', { url: text });
   }
   const name = decodeSegment(url.pathname.split('/').pop() ?? '');
   if (url.protocol === 'http:' || url.protocol === 'https:') {
     if (url.username || url.password) {
-      throw badImageInput('invalid_source', `Image source ${redact(url)} carries credentials in the URL, which Ingot does not send; serve the image without them.`);
+      throw imageError('invalid_source', 'imageUrlHasCredentials', { url: redact(url) });
     }
     return { kind: 'http', href: url.href, url, name };
   }
   if (url.protocol === 'file:') {
     if (url.host && url.host !== 'localhost') {
-      throw badImageInput('invalid_source', `Image source ${text} names host "${url.host}"; file:// URLs must be local (file:///path).`);
+      throw imageError('invalid_source', 'imageFileUrlRemote', { url: text, host: url.host });
     }
     const p = path.resolve(fileURLToPath(url));
     checkPath(text, p, allowedFilePaths);
     return { kind: 'file', href: url.href, path: p, name };
   }
-  throw badImageInput('invalid_source', `Image source ${text} uses ${url.protocol.replace(/:$/, '')}://, which Ingot cannot fetch; use http://, https:// or file://.`);
+  throw imageError('invalid_source', 'imageUrlSchemeUnsupported', { url: text, scheme: url.protocol.replace(/:$/, '') });
 }
 
 /**
@@ -85,12 +82,12 @@ export async function resolveFileSource(src: Extract<ImageSource, { kind: 'file'
   try {
     real = await realpath(src.path);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw imageFailure('not_found', `Image file ${src.path} (from ${src.href}) does not exist.`, err);
-    throw imageFailure('invalid_source', `Cannot read image file ${src.path}: ${(err as Error).message}`, err);
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw imageError('not_found', 'imageFileMissing', { path: src.path, url: src.href }, { cause: err });
+    throw imageError('invalid_source', 'imageFileUnreadable', { path: src.path, reason: (err as Error).message }, { cause: err });
   }
   if (real !== src.path) checkPath(src.href, real, allowedFilePaths);
   const st = await stat(real);
-  if (!st.isFile()) throw badImageInput('invalid_source', `Image source ${src.href} is not a regular file.`);
+  if (!st.isFile()) throw imageError('invalid_source', 'imageFileNotRegular', { url: src.href });
   return real;
 }
 

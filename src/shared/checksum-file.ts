@@ -4,13 +4,22 @@
  * Formats: GNU (`hex  name`, `hex *name`), BSD (`SHA256 (name) = hex`), name first (`name  hex`), and a file
  * holding one bare digest.
  */
+import { errorMessage, type ErrorCode } from './errors.js';
 
 /** Hex digest lengths of the algorithms a checksum file may hold (md5, sha256, sha512). */
 const DIGEST_LENGTHS = [32, 64, 128];
 
-/** The file cannot give the digest; the message says why. */
+/**
+ * The file cannot give the digest; the message (of `messages/shared.ts`) says why. A plain Error, which
+ * the conductor's image pipeline raises again as an ImageError with the same code and message.
+ */
 export class ChecksumFileError extends Error {
   override name = 'ChecksumFileError';
+
+  /** `rendered` is what `errorMessage(id, values)` gives. */
+  constructor(readonly rendered: { code: ErrorCode; message: string }) {
+    super(rendered.message);
+  }
 }
 
 /** The names a checksum file may list an image under: the URL's last path segment, raw and decoded. */
@@ -36,12 +45,12 @@ export function imageNames(imageUrl: string): string[] {
  */
 export function findInChecksumFile(text: string, names: readonly string[], where: string): { hex: string; algo?: string } {
   const lines = text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
-  if (lines.length === 0) throw new ChecksumFileError(`Checksum file ${where} is empty.`);
+  if (lines.length === 0) throw new ChecksumFileError(errorMessage('checksumFileEmpty', { file: where }));
   // NOTE: a file holding only one digest (no file name) is used as it is (checksum_utils.py).
   if (lines.length === 1 && !/\s/.test(lines[0] as string)) {
     const only = lines[0] as string;
     if (/^[0-9a-fA-F]+$/.test(only) && DIGEST_LENGTHS.includes(only.length)) return { hex: only };
-    throw new ChecksumFileError(`Checksum file ${where} holds "${only.slice(0, 40)}", which is no checksum.`);
+    throw new ChecksumFileError(errorMessage('checksumFileNoChecksum', { file: where, text: only.slice(0, 40) }));
   }
   for (const line of lines) {
     if (line.startsWith('#')) continue;
@@ -56,5 +65,5 @@ export function findInChecksumFile(text: string, names: readonly string[], where
     const last = /^(.+?)\s+([0-9a-fA-F]+)$/.exec(line);
     if (last && names.includes((last[1] as string).trim().replace(/^\*/, ''))) return { hex: last[2] as string };
   }
-  throw new ChecksumFileError(`Checksum file ${where} has no line for ${names[0]}.`);
+  throw new ChecksumFileError(errorMessage('checksumFileNoLine', { file: where, name: String(names[0]) }));
 }

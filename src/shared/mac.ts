@@ -62,9 +62,7 @@ export function normalizeMac(value: unknown, rules: MacRules = PORT_ADDRESS): st
   const mac = typeof value === 'string' ? parseMac(value.trim(), rules) : null;
   if (mac !== null) return mac;
   const shown = JSON.stringify(value) ?? String(value);
-  throw fail('InvalidParameterValue', rules.infiniband
-    ? `Expected a MAC address but received ${shown}.`
-    : `Expected an Ethernet MAC address (six hex octets, e.g. 52:54:00:12:34:56) but received ${shown}.`);
+  throw rules.infiniband ? fail('macInvalid', { value: shown }) : fail('ethernetMacInvalid', { value: shown });
 }
 
 /** {@link normalizeMac} of each value, de-duplicated in first-seen order. */

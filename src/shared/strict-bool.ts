@@ -12,5 +12,5 @@ export function toBool(name: string, value: unknown): boolean {
     if (TRUE.has(v)) return true;
     if (FALSE.has(v)) return false;
   }
-  throw fail('InvalidParameterValue', `Invalid boolean value for ${name}: ${JSON.stringify(value)}. Expected one of true, false, 1, 0, yes, no, on, off.`);
+  throw fail('booleanInvalid', { name, value: String(JSON.stringify(value)) });
 }

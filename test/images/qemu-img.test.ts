@@ -47,8 +47,8 @@ describe('qcow2 images made by qemu-img', () => {
     const found = await inspectImage(qcow, 'empty.qcow2');
     expect(found.virtualSize).toBe(64 * MiB);
     expect(found.fileSize).toBeLessThan(MiB);
-    expect(() => checkFits(found.virtualSize, 128 * MiB)).not.toThrow();
-    expect(() => checkFits(found.virtualSize, 32 * MiB, 'Image empty.qcow2')).toThrow(
+    expect(() => checkFits(found.virtualSize, 128 * MiB, 'empty.qcow2')).not.toThrow();
+    expect(() => checkFits(found.virtualSize, 32 * MiB, 'empty.qcow2')).toThrow(
       'Image empty.qcow2 needs 64 MiB (67108864 bytes) but the root disk holds only 32 MiB (33554432 bytes).',
     );
     const out = path.join(dir, 'empty.raw');

@@ -68,7 +68,7 @@ export function imageChecksumError(image: string, location: string, expected: st
 
 /** Another asynchronous command is still running (409); Ironic retries later on 409. */
 export function agentIsBusy(command: string): AgentRestError {
-  return new AgentRestError('AgentIsBusy', 409, 'Agent is busy', errorMessage('agentBusy', { command }).message);
+  return new AgentRestError('AgentIsBusy', 409, 'Agent is busy', errorMessage('agentCommandRunning', { command }).message);
 }
 
 /** The hardware manager versions changed since the conductor asked for steps (409). */

@@ -32,7 +32,7 @@ export function validateImageInfo(info: unknown): asserts info is ImageInfo {
     if (typeof i.os_hash_value !== 'string' || !i.os_hash_value) throw invalidCommandParams('imageFieldNotString', { field: 'os_hash_value' });
   }
   if (!hasMd5 && !hasOs) {
-    throw invalidCommandParams('imageChecksumMissing');
+    throw invalidCommandParams('agentImageChecksumMissing');
   }
 }
 

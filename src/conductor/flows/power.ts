@@ -27,7 +27,7 @@ export async function changePowerState(ctx: ConductorContext, ident: string, tar
   let handedOver = false;
   try {
     // Under the lock, so that a request cannot race an update of the flag (the API checks only the request).
-    if (task.node.disable_power_off && powersOff(target)) throw fail('powerOffDisabled', { action: target, node: task.node.uuid });
+    if (task.node.disable_power_off && powersOff(target)) throw fail('powerOffRefused', { action: target, node: task.node.uuid });
     const dt = task.driverTask();
     await task.driver.power.validate(dt);
     const supported = await task.driver.power.getSupportedPowerStates(dt);

@@ -9,7 +9,7 @@ import type { Node } from '../../domain/node.js';
 import type {
   AgentCommandList, AgentCommandName, AgentCommandResult, AgentFault,
 } from '../../protocol/agent/commands.js';
-import { fail, IngotError, messageOf } from '../../shared/errors.js';
+import { errorMessage, fail, IngotError, messageOf } from '../../shared/errors.js';
 
 /** How long one request to the agent may take (Ironic `[agent]command_timeout`, 60 s). */
 export const DEFAULT_COMMAND_TIMEOUT_MS = 60_000;
@@ -23,7 +23,8 @@ export interface AgentClientOptions {
 /** The agent is running another asynchronous command; retry at the next heartbeat. */
 export class AgentBusyError extends IngotError {
   constructor(node: string, command: string) {
-    super('NodeLocked', `The agent of node ${node} is busy with another command; ${command} will be retried.`);
+    const { code, message } = errorMessage('agentBusy', { node, command });
+    super(code, message);
   }
 }
 
@@ -31,10 +32,10 @@ function agentOf(node: Pick<Node, 'uuid' | 'driver_internal_info'>): { url: stri
   const url = node.driver_internal_info.agent_url;
   const token = node.driver_internal_info.agent_secret_token;
   if (typeof url !== 'string' || url === '') {
-    throw fail('DriverOperationError', `Node ${node.uuid} has no agent URL: the ramdisk agent has not heartbeated yet.`);
+    throw fail('agentNoUrl', { node: node.uuid });
   }
   if (typeof token !== 'string' || token === '') {
-    throw fail('DriverOperationError', `Node ${node.uuid} has no agent token: the ramdisk agent has not looked the node up.`);
+    throw fail('agentNoToken', { node: node.uuid });
   }
   return { url: url.replace(/\/+$/, ''), token };
 }
@@ -91,8 +92,9 @@ export class AgentClient {
       });
     } catch (err) {
       if (signal?.aborted) throw err;
-      const reason = timeout.aborted ? `no answer within ${this.timeoutMs / 1000} s` : messageOf((err as { cause?: unknown }).cause ?? err);
-      throw fail('DriverOperationError', `The agent of node ${node} at ${new URL(url).origin} could not be reached for ${what}: ${reason}.`);
+      const agent = { node, origin: new URL(url).origin, request: what };
+      if (timeout.aborted) throw fail('agentNoAnswerInTime', { ...agent, timeout: this.timeoutMs / 1000 });
+      throw fail('agentUnreachable', { ...agent, reason: messageOf((err as { cause?: unknown }).cause ?? err) });
     }
   }
 
@@ -102,11 +104,11 @@ export class AgentClient {
     try {
       parsed = text === '' ? null : JSON.parse(text);
     } catch {
-      throw fail('DriverOperationError', `The agent of node ${node} answered ${what} with HTTP ${res.status} and a body that is not JSON: ${text.slice(0, 200)}`);
+      throw fail('agentAnswerNotJson', { node, request: what, status: res.status, body: text.slice(0, 200) });
     }
     if (!res.ok) {
       const fault = parsed as Partial<AgentFault> | null;
-      throw fail('DriverOperationError', `The agent of node ${node} refused ${what} (HTTP ${res.status}): ${fault?.faultstring ?? text.slice(0, 200)}`);
+      throw fail('agentRefused', { node, request: what, status: res.status, reason: fault?.faultstring ?? text.slice(0, 200) });
     }
     return parsed as T;
   }

@@ -28,7 +28,7 @@ function validateRootDeviceHints(node: Readonly<Node>): void {
   try {
     parseRootDeviceHints(node.properties.root_device ?? null);
   } catch (err) {
-    throw fail('InvalidParameterValue', `Node ${node.uuid}: properties.root_device is invalid: ${messageOf(err)}`);
+    throw fail('rootDeviceHintsInvalid', { node: node.uuid, reason: messageOf(err) });
   }
 }
 
@@ -41,20 +41,17 @@ export function validateInstanceImage(node: Readonly<Node>): void {
   const info = node.instance_info;
   const source = text(info.image_source);
   if (!source) {
-    throw fail('MissingParameterValue', `Node ${node.uuid} is missing instance_info.image_source: set it to the http(s):// or file:// URL of the image to deploy.`);
+    throw fail('imageSourceMissing', { node: node.uuid });
   }
   if (!/^(https?|file):\/\//i.test(source) || /\s/.test(source)) {
-    throw fail('InvalidParameterValue', `instance_info.image_source of node ${node.uuid} must be an http(s):// or file:// URL, not "${source}".`);
+    throw fail('imageSourceNotUrl', { node: node.uuid, source });
   }
   const hasChecksum = text(info.image_os_hash_value) !== '' || text(info.image_checksum) !== '';
   if (/^https?:/i.test(source) && !hasChecksum) {
-    throw fail(
-      'MissingParameterValue',
-      `Node ${node.uuid}: an http(s) image needs a checksum: set instance_info.image_os_hash_algo and image_os_hash_value (or image_checksum), a digest or the URL of a checksum file.`,
-    );
+    throw fail('imageChecksumMissing', { node: node.uuid });
   }
   if (text(info.image_os_hash_value) !== '' && text(info.image_os_hash_algo) === '' && !/^https?:\/\//i.test(text(info.image_os_hash_value))) {
-    throw fail('MissingParameterValue', `Node ${node.uuid}: instance_info.image_os_hash_value needs image_os_hash_algo (sha256 or sha512).`);
+    throw fail('imageHashAlgoMissing', { node: node.uuid });
   }
 }
 

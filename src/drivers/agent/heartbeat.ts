@@ -34,11 +34,11 @@ export function agentHeartbeat(kinds: readonly StepKind[], after: AfterCommand =
       }
       const result = await task.agent.client.lastCommand(task.node, pending.command, task.signal);
       if (result === null) {
-        throw fail('DriverOperationError', `The agent has no record of the ${pending.command} command of step ${pending.step}: it restarted or is another agent.`);
+        throw fail('agentForgotCommand', { command: pending.command, step: pending.step });
       }
       if (result.command_status === 'RUNNING') return { resume: false };
       if (result.command_status !== 'SUCCEEDED') {
-        throw fail('DriverOperationError', `The agent failed ${kind} step ${pending.step}: ${commandErrorText(result)}`);
+        throw fail('agentStepFailed', { kind, step: pending.step, reason: commandErrorText(result) });
       }
       clearPendingCommand(task);
       await after[pending.command]?.(task, result);

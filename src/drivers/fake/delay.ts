@@ -16,11 +16,11 @@ export function parseDelay(value: Json | undefined, key = 'fake delay'): [number
   const parts = text?.split(/[:,]/).map((p) => p.trim());
   const nums = parts?.map(Number);
   if (!nums || nums.length > 2 || nums.some((n) => !Number.isFinite(n) || n < 0)) {
-    throw fail('InvalidParameterValue', `driver_info ${key} must be seconds or a "min:max" range of seconds, got ${JSON.stringify(value)}.`);
+    throw fail('fakeDelayInvalid', { key, value: JSON.stringify(value) });
   }
   const min = nums[0] ?? 0;
   const max = nums[1] ?? min;
-  if (max < min) throw fail('InvalidParameterValue', `driver_info ${key}: the maximum ${max} is below the minimum ${min}.`);
+  if (max < min) throw fail('fakeDelayRangeReversed', { key, max, min });
   return [min, max];
 }
 

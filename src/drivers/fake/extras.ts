@@ -14,7 +14,7 @@ import { delayProperty, fakeDelay, validateDelay } from './delay.js';
 
 function settingsOf(args: JsonObject): JsonObject[] {
   const settings = args['settings'];
-  if (!Array.isArray(settings)) throw fail('InvalidParameterValue', 'The step argument "settings" must be a list of objects.');
+  if (!Array.isArray(settings)) throw fail('fakeStepSettingsNotList');
   return settings.filter((s): s is JsonObject => typeof s === 'object' && s !== null && !Array.isArray(s));
 }
 
@@ -86,8 +86,8 @@ export function fakeVendor(): VendorInterface {
       first_method: { http_methods: ['POST'], description: 'Test if the value of bar is baz', async: true, require_exclusive_lock: true, attach: false },
     },
     async call(task, method, _httpMethod, args) {
-      if (method !== 'first_method') throw fail('InvalidParameterValue', `Unsupported method (${method}) passed to fake vendor interface.`);
-      if (!args['bar']) throw fail('MissingParameterValue', "Parameter 'bar' not passed to method 'first_method'.");
+      if (method !== 'first_method') throw fail('fakeVendorMethodUnsupported', { method });
+      if (!args['bar']) throw fail('fakeVendorBarMissing');
       await fakeDelay(task, 'vendor');
       return args['bar'] === 'baz';
     },

@@ -52,7 +52,7 @@ export function fakeManagement(): ManagementInterface {
     },
     async setBootDevice(task, device, persistent) {
       await fakeDelay(task, 'management');
-      if (!DEVICES.includes(device)) throw fail('InvalidParameterValue', `Invalid boot device ${device} specified.`);
+      if (!DEVICES.includes(device)) throw fail('invalidBootDevice', { device, supported: DEVICES.join(', ') });
       task.update({
         driver_internal_info: { ...task.node.driver_internal_info, fake_boot_device: device, fake_boot_device_persistent: persistent },
       });
@@ -72,7 +72,7 @@ export function fakeManagement(): ManagementInterface {
     },
     async setBootMode(task, mode) {
       await fakeDelay(task, 'management');
-      if (!BOOT_MODES.includes(mode)) throw fail('InvalidParameterValue', `Invalid boot mode ${String(mode)} specified; use ${BOOT_MODES.join(' or ')}.`);
+      if (!BOOT_MODES.includes(mode)) throw fail('invalidBootMode', { mode: String(mode), supported: BOOT_MODES.join(', ') });
       task.update({ driver_internal_info: { ...task.node.driver_internal_info, fake_boot_mode: mode } });
     },
     async getVirtualMedia(task) {
@@ -83,13 +83,13 @@ export function fakeManagement(): ManagementInterface {
     async attachVirtualMedia(task, deviceType, imageUrl) {
       await fakeDelay(task, 'management');
       if (!VMEDIA_DEVICE_TYPES.includes(deviceType)) {
-        throw fail('InvalidParameterValue', `Invalid virtual media device type ${String(deviceType)}; use one of ${VMEDIA_DEVICE_TYPES.join(', ')}.`);
+        throw fail('fakeVmediaDeviceInvalid', { device: String(deviceType), supported: VMEDIA_DEVICE_TYPES.join(', ') });
       }
       const media = fakeVmedia(task);
       const current = media[deviceType];
       if (current === imageUrl) return;
       // As the redfish interface: an occupied device is not taken over; the user detaches first.
-      if (current !== undefined) throw fail('InvalidParameterValue', `No suitable virtual media device found (the fake ${deviceType} holds ${current}).`);
+      if (current !== undefined) throw fail('fakeVmediaDeviceOccupied', { device: deviceType, image: current });
       saveVmedia(task, { ...media, [deviceType]: imageUrl });
     },
     async detachVirtualMedia(task, deviceTypes) {

@@ -19,7 +19,7 @@ function remember(task: DriverTask, state: PowerState): void {
 async function answer(task: DriverTask): Promise<void> {
   await fakeDelay(task, 'power');
   const error = task.node.driver_internal_info['fake_power_error'];
-  if (typeof error === 'string' && error !== '') throw fail('PowerStateFailure', error);
+  if (typeof error === 'string' && error !== '') throw fail('fakePowerError', { error });
 }
 
 export function fakePower(): PowerInterface {
@@ -37,7 +37,7 @@ export function fakePower(): PowerInterface {
       await answer(task);
       if (state === 'power on') remember(task, 'power on');
       else if (state === 'power off' || state === 'soft power off') remember(task, 'power off');
-      else throw fail('InvalidParameterValue', `set_power_state called with an invalid power state: ${state}.`);
+      else throw fail('invalidPowerState', { state });
     },
     async reboot(task) {
       await answer(task);

@@ -32,11 +32,7 @@ export function statedBootModes(node: Readonly<Node>): StatedBootMode[] {
 export function requireUefi(node: Readonly<Node>): void {
   const legacy = statedBootModes(node).find((s) => s.mode === 'bios' || s.mode === 'legacy');
   if (!legacy) return;
-  throw fail(
-    'InvalidParameterValue',
-    `Node ${node.uuid} is set to boot in legacy BIOS mode (${legacy.field}: boot_mode "${legacy.mode}"), but the http boot interface ` +
-      'uses UEFI HTTP boot, which only UEFI firmware has. Set the node to UEFI, or use the pxe or ipxe boot interface.',
-  );
+  throw fail('httpBootNeedsUefi', { node: node.uuid, field: legacy.field, mode: legacy.mode });
 }
 
 /**

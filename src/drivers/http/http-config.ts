@@ -33,16 +33,16 @@ export function grubHttpRoot(config: Pick<BootConfig, 'http_url'>): GrubHttpRoot
   try {
     url = new URL(text);
   } catch {
-    throw fail('ConfigInvalid', `The http boot interface needs [boot] http_url to be a URL, not "${text}".`);
+    throw fail('httpUrlNotUrl', { url: text });
   }
   // NOTE: GRUB's http module speaks plain HTTP/1.1 only (grub-core/net/http.c has no TLS).
-  if (url.protocol !== 'http:') throw fail('ConfigInvalid', `The http boot interface needs an http:// [boot] http_url (GRUB fetches over plain HTTP), not "${text}".`);
+  if (url.protocol !== 'http:') throw fail('httpUrlNotHttp', { url: text });
   if (url.username || url.password || url.search || url.hash) {
-    throw fail('ConfigInvalid', `The http boot interface needs [boot] http_url without credentials, query or fragment, not "${text}".`);
+    throw fail('httpUrlHasExtras', { url: text });
   }
   const base = url.pathname.replace(/\/+$/, '');
   if (!PLAIN_HOST.test(url.hostname) || !PLAIN_PATH.test(base)) {
-    throw fail('ConfigInvalid', `[boot] http_url "${text}" holds characters GRUB would misread: use letters, digits, ".", "-", "_", "~" and "/".`);
+    throw fail('httpUrlUnsafeForGrub', { url: text });
   }
   return { device: `(http,${url.hostname}${url.port ? `:${url.port}` : ''})`, base, host: url.hostname.replace(/^\[|\]$/g, '') };
 }

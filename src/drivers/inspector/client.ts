@@ -43,6 +43,13 @@ interface Answer {
   body: unknown;
 }
 
+/** A request to the service, for messages (the path without its query). */
+interface InspectorRequest {
+  url: string;
+  method: string;
+  path: string;
+}
+
 /** A client of one ironic-inspector service. Stateless apart from its settings; safe to share. */
 export class InspectorClient {
   /** The base URL, without a trailing `/` or `/v1`. */
@@ -87,12 +94,13 @@ export class InspectorClient {
     const path = `/v1/introspection/${encodeURIComponent(uuid)}/data`;
     const answer = await this.#request('GET', path, signal, [200, 404]);
     if (answer.status === 404) return null;
-    if (!isObject(answer.body)) throw fail('DriverOperationError', `${this.#describe('GET', path)} answered with a body that is not a JSON object.`);
+    if (!isObject(answer.body)) throw fail('inspectorDataNotObject', this.#describe('GET', path));
     return answer.body as JsonObject;
   }
 
-  #describe(method: string, path: string): string {
-    return `ironic-inspector at ${this.url} (${method} ${path.split('?')[0]})`;
+  /** The request, as messages name it: `ironic-inspector at {url} ({method} {path})`. */
+  #describe(method: string, path: string): InspectorRequest {
+    return { url: this.url, method, path: path.split('?')[0] as string };
   }
 
   async #request(method: string, path: string, signal: AbortSignal | undefined, expected: number[]): Promise<Answer> {
@@ -109,15 +117,13 @@ export class InspectorClient {
       });
       text = await res.text();
     } catch (err) {
-      if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : fail('DriverOperationError', `${what}: request aborted.`);
-      if (timeout.aborted) {
-        throw fail('DriverOperationError', `${what} did not answer within ${this.#timeoutMs / 1000} s. Check that the service runs and [inspector] service_url points at it.`);
-      }
-      throw fail('DriverOperationError', `${what} is unreachable: ${networkReason(err)}. Check that the service runs and [inspector] service_url points at it.`, { cause: err });
+      if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : fail('inspectorAborted', what);
+      if (timeout.aborted) throw fail('inspectorTimedOut', { ...what, timeout: this.#timeoutMs / 1000 });
+      throw fail('inspectorUnreachable', { ...what, reason: networkReason(err) }, { cause: err });
     }
     const body = parseJson(text);
     if (!expected.includes(res.status)) {
-      throw fail('DriverOperationError', `${what} answered HTTP ${res.status}: ${errorText(body, text)}`);
+      throw fail('inspectorAnswered', { ...what, status: res.status, reason: errorText(body, text) });
     }
     return { status: res.status, body };
   }
@@ -129,10 +135,10 @@ export function normalizeBaseUrl(url: string): string {
   try {
     parsed = new URL(url.trim());
   } catch {
-    throw fail('ConfigInvalid', `[inspector] service_url "${url}" is not a valid URL (expected e.g. http://10.0.0.5:5050).`);
+    throw fail('inspectorUrlInvalid', { url });
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw fail('ConfigInvalid', `[inspector] service_url "${url}" must be an http:// or https:// URL.`);
+    throw fail('inspectorUrlNotHttp', { url });
   }
   const path = parsed.pathname.replace(/\/+$/, '').replace(/\/v1$/, '');
   return `${parsed.origin}${path}`;
@@ -168,9 +174,9 @@ function networkReason(err: unknown): string {
   return messageOf(err);
 }
 
-function parseStatus(body: unknown, uuid: string, what: string): IntrospectionStatus {
+function parseStatus(body: unknown, uuid: string, what: InspectorRequest): IntrospectionStatus {
   if (!isObject(body) || typeof body.finished !== 'boolean') {
-    throw fail('DriverOperationError', `${what} answered with an introspection status without a boolean "finished": ${JSON.stringify(body)?.slice(0, 300)}`);
+    throw fail('inspectorStatusInvalid', { ...what, body: String(JSON.stringify(body)?.slice(0, 300)) });
   }
   const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
   return {

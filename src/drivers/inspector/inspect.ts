@@ -33,10 +33,7 @@ export function inspectorInspect(opts: { service: InspectorClient | null }): Ins
   const { service } = opts;
   const required = (): InspectorClient => {
     if (service) return service;
-    throw fail(
-      'InvalidParameterValue',
-      'The "inspector" inspect interface needs an ironic-inspector service, but [inspector] service_url is not set in the conductor configuration (e.g. http://10.0.0.5:5050). Set it, or choose another inspect_interface ("agent" inspects in band without a separate service).',
-    );
+    throw fail('inspectorNotConfigured');
   };
   return {
     name: 'inspector',

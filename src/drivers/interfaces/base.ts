@@ -111,5 +111,5 @@ export interface DriverInterface {
 
 /** The error a `no-*` implementation raises for an interface the hardware type does not support. */
 export function unsupported(task: DriverTask, iface: string) {
-  return fail('UnsupportedDriverExtension', `Driver ${task.node.driver} does not support ${iface} (disabled or not implemented).`);
+  return fail('UnsupportedDriverExtension', { driver: task.node.driver, extension: iface });
 }

@@ -18,7 +18,7 @@ function virtualTime(): SchedulerTime & { t: number; sleeps: number[] } {
   return v;
 }
 
-const busy = () => new IpmiError('completion', 'node busy', { retryable: true, code: 0xc0 });
+const busy = () => new IpmiError('completion', { message: 'node busy' }, { retryable: true, code: 0xc0 });
 const signal = new AbortController().signal;
 
 describe('BmcScheduler', () => {
@@ -91,7 +91,7 @@ describe('BmcScheduler', () => {
   it('does not retry an error that is not retryable', async () => {
     const s = new BmcScheduler({ command_retry_timeout_s: 60, min_command_interval_s: 0 }, virtualTime());
     let attempts = 0;
-    const wrong = new IpmiError('wrong-password', 'wrong password');
+    const wrong = new IpmiError('wrong-password', { message: 'wrong password' });
     await expect(
       s.run('a:623', signal, async () => {
         attempts++;

@@ -9,6 +9,7 @@ import type { RetryObserver } from '../retry-log.js';
 import { BmcScheduler } from './bmc-scheduler.js';
 import { bmcKey } from './driver-info.js';
 import type { IpmiBmcInfo } from './driver-info.js';
+import { errorMessage } from '../../shared/errors.js';
 import { completionError, IpmiError } from './errors.js';
 import type { IpmiCommand, IpmiRequester } from './requester.js';
 import { IpmiSession } from './session.js';
@@ -49,7 +50,7 @@ export class IpmiClient implements IpmiRequester {
   }
 
   async request(bmc: IpmiBmcInfo, command: IpmiCommand, signal: AbortSignal): Promise<Uint8Array> {
-    if (this.closing) throw new IpmiError('session', 'the IPMI client is shut down');
+    if (this.closing) throw new IpmiError('session', errorMessage('ipmiClientShutDown'));
     const key = bmcKey(bmc);
     return this.scheduler.run(key, signal, async ({ deadline }) => {
       const res = await this.attempt(bmc, command, { deadline, signal });
@@ -162,6 +163,6 @@ async function resolve(bmc: IpmiBmcInfo): Promise<Remote> {
     const { address } = await lookup(bmc.address);
     return { ip: address, port: bmc.port };
   } catch (err) {
-    throw new IpmiError('timeout', `BMC address ${bmc.address} does not resolve (${(err as Error).message}): check ipmi_address.`, { cause: err });
+    throw new IpmiError('timeout', errorMessage('ipmiAddressUnresolved', { address: bmc.address, reason: (err as Error).message }), { cause: err });
   }
 }

@@ -8,6 +8,8 @@ import {
   decodeGetLanConfigResponse, decodeIpv4, encodeBootFlags, encodeChassisControlRequest, encodeGetBootOptionRequest,
   encodeGetLanConfigRequest, encodeSetBootOptionRequest, LAN_PARAM, NETFN,
 } from '../../protocol/ipmi/index.js';
+import { errorMessage } from '../../shared/errors.js';
+import { IpmiError } from './errors.js';
 import type { IpmiCommand } from './requester.js';
 
 export { CHASSIS_CONTROL };
@@ -85,7 +87,7 @@ export const GET_BOOT_FLAGS: IpmiCommand = {
 /** The boot device, persistence and EFI bit of a Get System Boot Options parameter 5 answer. */
 export function readBootFlags(answer: Uint8Array): { device: BootDevice | null; persistent: boolean; efi: boolean } {
   const res = decodeGetBootOptionResponse(Buffer.from(answer));
-  if (res.parameter !== BOOT_PARAM.BOOT_FLAGS) throw new Error(`Get System Boot Options answered parameter ${res.parameter}, not the boot flags`);
+  if (res.parameter !== BOOT_PARAM.BOOT_FLAGS) throw new IpmiError('protocol', errorMessage('ipmiBootFlagsMissing', { parameter: res.parameter }));
   const flags = decodeBootFlags(res.data);
   return { device: SELECTORS.find(([, s]) => s === flags.device)?.[0] ?? null, persistent: flags.persistent, efi: flags.efi };
 }

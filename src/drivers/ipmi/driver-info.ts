@@ -39,7 +39,7 @@ function optionalString(info: JsonObject, key: string): string | undefined {
   const v = info[key];
   if (v === undefined || v === null) return undefined;
   if (typeof v === 'number') return String(v);
-  if (typeof v !== 'string') throw fail('InvalidParameterValue', `driver_info/${key} must be a string, got ${JSON.stringify(v)}.`);
+  if (typeof v !== 'string') throw fail('driverInfoNotString', { key, value: JSON.stringify(v) });
   return v;
 }
 
@@ -47,7 +47,7 @@ function integerOf(info: JsonObject, key: string): number | undefined {
   const raw = info[key];
   if (raw === undefined || raw === null || raw === '') return undefined;
   const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\s*\d+\s*$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isInteger(n)) throw fail('InvalidParameterValue', `driver_info/${key} must be an integer, got ${JSON.stringify(raw)}.`);
+  if (!Number.isInteger(n)) throw fail('ipmiDriverInfoNotInteger', { key, value: JSON.stringify(raw) });
   return n;
 }
 
@@ -58,41 +58,38 @@ function integerOf(info: JsonObject, key: string): number | undefined {
 export function parseIpmiDriverInfo(info: JsonObject): IpmiBmcInfo {
   const address = optionalString(info, 'ipmi_address')?.trim();
   if (!address) {
-    throw fail('MissingParameterValue', 'The IPMI driver needs driver_info/ipmi_address (the BMC’s IP address or host name).');
+    throw fail('ipmiAddressMissing');
   }
-  if (/\s/.test(address)) throw fail('InvalidParameterValue', `driver_info/ipmi_address ${JSON.stringify(address)} is not an address.`);
+  if (/\s/.test(address)) throw fail('ipmiAddressInvalid', { address: JSON.stringify(address) });
 
   const port = integerOf(info, 'ipmi_port') ?? 623;
-  if (port < 1 || port > 65535) throw fail('InvalidParameterValue', `driver_info/ipmi_port must be between 1 and 65535, got ${port}.`);
+  if (port < 1 || port > 65535) throw fail('ipmiPortOutOfRange', { port });
 
   const suite = integerOf(info, 'ipmi_cipher_suite');
   if (suite !== undefined && suite !== 3 && suite !== 17) {
-    throw fail('InvalidParameterValue', `driver_info/ipmi_cipher_suite must be 3 or 17, got ${suite}; Ingot's IPMI client speaks only these RMCP+ cipher suites.`);
+    throw fail('ipmiCipherSuiteUnsupported', { suite });
   }
 
   const privRaw = optionalString(info, 'ipmi_priv_level')?.trim().toUpperCase() || 'ADMINISTRATOR';
   if (!PRIV_LEVELS.includes(privRaw as IpmiPrivLevel)) {
-    throw fail('InvalidParameterValue', `driver_info/ipmi_priv_level must be one of ${PRIV_LEVELS.join(', ')}, got ${JSON.stringify(info['ipmi_priv_level'])}.`);
+    throw fail('ipmiPrivLevelInvalid', { levels: PRIV_LEVELS.join(', '), value: JSON.stringify(info['ipmi_priv_level']) });
   }
 
   const bridging = optionalString(info, 'ipmi_bridging')?.trim().toLowerCase();
   if (bridging !== undefined && bridging !== '' && bridging !== 'no') {
-    throw fail(
-      'InvalidParameterValue',
-      `driver_info/ipmi_bridging ${JSON.stringify(info['ipmi_bridging'])} is not supported: Ingot's IPMI client talks to the BMC itself only; set it to "no" or remove it.`,
-    );
+    throw fail('ipmiBridgingUnsupported', { value: JSON.stringify(info['ipmi_bridging']) });
   }
 
   const version = optionalString(info, 'ipmi_protocol_version')?.trim();
   if (version !== undefined && version !== '' && version !== '2.0') {
-    throw fail('InvalidParameterValue', `driver_info/ipmi_protocol_version ${JSON.stringify(version)} is not supported: only "2.0" (RMCP+) is.`);
+    throw fail('ipmiProtocolVersionUnsupported', { version: JSON.stringify(version) });
   }
 
   // IPMI v2.0: RAKP 1 carries at most 16 bytes of user name; RMCP+ passwords (K_uid) have at most 20 bytes.
   const username = optionalString(info, 'ipmi_username') ?? '';
-  if (Buffer.byteLength(username) > 16) throw fail('InvalidParameterValue', 'driver_info/ipmi_username is longer than the 16 bytes IPMI allows.');
+  if (Buffer.byteLength(username) > 16) throw fail('ipmiUsernameTooLong');
   const password = optionalString(info, 'ipmi_password') ?? '';
-  if (Buffer.byteLength(password) > 20) throw fail('InvalidParameterValue', 'driver_info/ipmi_password is longer than the 20 bytes IPMI v2.0 allows.');
+  if (Buffer.byteLength(password) > 20) throw fail('ipmiPasswordTooLong');
 
   return {
     address,

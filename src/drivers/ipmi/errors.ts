@@ -1,8 +1,7 @@
 /** Errors of the IPMI client, with the names IPMI v2.0 gives completion and RMCP+ status codes (from the codec). */
-import type { ErrorCode } from '../../shared/errors.js';
 import { knownCompletionText } from '../../protocol/ipmi/commands.js';
 import { knownRakpStatusText } from '../../protocol/ipmi/rakp.js';
-import { IngotError } from '../../shared/errors.js';
+import { errorMessage, IngotError, messageOf } from '../../shared/errors.js';
 
 /** What went wrong talking to a BMC. */
 export type IpmiErrorKind =
@@ -15,15 +14,18 @@ export type IpmiErrorKind =
   | 'session' // the BMC no longer knows the session
   | 'protocol'; // a reply Ingot cannot make sense of
 
-/** A failure of the IPMI client; `retryable` failures are retried inside the retry window. */
+/**
+ * A failure of the IPMI client; `retryable` failures are retried inside the retry window. Its message is
+ * one of `messages/drivers-ipmi.ts`: `new IpmiError('timeout', errorMessage('ipmiNoAnswer', { … }))`.
+ */
 export class IpmiError extends Error {
   readonly kind: IpmiErrorKind;
   readonly retryable: boolean;
   /** Completion code of a `completion` error, RMCP+ status code of an `auth`/`cipher` error. */
   readonly code: number | undefined;
 
-  constructor(kind: IpmiErrorKind, message: string, opts: { retryable?: boolean; code?: number; cause?: unknown } = {}) {
-    super(message, { cause: opts.cause });
+  constructor(kind: IpmiErrorKind, rendered: { message: string }, opts: { retryable?: boolean; code?: number; cause?: unknown } = {}) {
+    super(rendered.message, { cause: opts.cause });
     this.name = 'IpmiError';
     this.kind = kind;
     this.retryable = opts.retryable ?? false;
@@ -57,15 +59,30 @@ export function rmcpStatusName(code: number): string {
 
 /** The error for a command that answered with completion code `code`. */
 export function completionError(bmc: string, command: string, code: number): IpmiError {
-  return new IpmiError('completion', `BMC ${bmc} refused ${command}: completion code ${completionCodeName(code)}.`, {
+  return new IpmiError('completion', errorMessage('ipmiCommandRefused', { bmc, command, completion: completionCodeName(code) }), {
     code,
     retryable: RETRYABLE_COMPLETION_CODES.has(code),
   });
 }
 
-/** `err` as an {@link IngotError} with `code` (an IngotError passes through unchanged). */
-export function asIngotError(err: unknown, code: ErrorCode): IngotError {
-  if (err instanceof IngotError) return err;
-  if (err instanceof Error) return new IngotError(code, err.message, { cause: err });
-  return new IngotError(code, String(err));
+/** The codes an interface reports the IPMI client's failures under. */
+export type IpmiInterfaceCode = 'PowerStateFailure' | 'DriverOperationError';
+
+/**
+ * A failure of the IPMI client as the interface that met it reports it: the client's message (a text of
+ * `messages/drivers-ipmi.ts`, or a decoder's) under the interface's code, with the client's kind.
+ */
+export class IpmiFailure extends IngotError {
+  /** The IPMI client's kind of failure; null for a failure that is not an {@link IpmiError}. */
+  readonly kind: IpmiErrorKind | null;
+
+  constructor(code: IpmiInterfaceCode, err: unknown) {
+    super(code, messageOf(err), { cause: err });
+    this.kind = err instanceof IpmiError ? err.kind : null;
+  }
+}
+
+/** `err` as the IngotError an interface raises with `code` (an IngotError passes through unchanged). */
+export function asIngotError(err: unknown, code: IpmiInterfaceCode): IngotError {
+  return err instanceof IngotError ? err : new IpmiFailure(code, err);
 }

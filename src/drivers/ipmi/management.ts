@@ -56,7 +56,7 @@ export function ipmiManagement(deps: IpmiManagementDeps): ManagementInterface {
 
     async setBootDevice(task, device, persistent) {
       if (!devices.includes(device)) {
-        throw fail('InvalidParameterValue', `Invalid boot device ${device} specified; the IPMI driver supports ${devices.join(', ')}.`);
+        throw fail('invalidBootDevice', { device, supported: devices.join(', ') });
       }
       const bmc = parseIpmiDriverInfo(task.node.driver_info);
       await guarded(task.signal, async () => {

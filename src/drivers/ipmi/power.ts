@@ -61,10 +61,7 @@ export function ipmiPower(deps: IpmiPowerDeps): PowerInterface {
       await time.sleep(pollMs, task.signal);
     }
     const elapsed = ((time.now() - start) / 1000).toFixed(1);
-    throw fail(
-      'PowerStateFailure',
-      `BMC ${bmcKey(bmc)} did not reach ${target} after ${what} within ${timeoutS} s: the power state was still ${seen} after ${elapsed} s.`,
-    );
+    throw fail('ipmiPowerStateNotReached', { bmc: bmcKey(bmc), target, action: what, timeout: timeoutS, seen: String(seen), elapsed });
   }
 
   async function guarded<T>(fn: () => Promise<T>, signal: AbortSignal): Promise<T> {
@@ -95,7 +92,7 @@ export function ipmiPower(deps: IpmiPowerDeps): PowerInterface {
         if (state === 'power on') await actAndWait(task, bmc, CHASSIS_CONTROL.POWER_UP, 'power on', timeoutS, 'power on');
         else if (state === 'power off') await actAndWait(task, bmc, CHASSIS_CONTROL.POWER_DOWN, 'power off', timeoutS, 'power off');
         else if (state === 'soft power off') await actAndWait(task, bmc, CHASSIS_CONTROL.SOFT_SHUTDOWN, 'power off', timeoutS, 'soft power off (ACPI)');
-        else throw fail('InvalidParameterValue', `set_power_state called with an invalid power state: ${state}.`);
+        else throw fail('invalidPowerState', { state });
       }, task.signal);
     },
 

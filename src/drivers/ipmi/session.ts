@@ -14,6 +14,7 @@ import {
 import type { CipherSuite, IpmiResponse, OpenSessionResponse, Rakp2, Rakp4, RakpContext, SessionKeys } from '../../protocol/ipmi/index.js';
 import { bmcKey, PRIV_LEVEL_NUMBER } from './driver-info.js';
 import type { IpmiBmcInfo } from './driver-info.js';
+import { errorMessage } from '../../shared/errors.js';
 import { CIPHER_REFUSAL_STATUSES, completionCodeName, IpmiError, rmcpStatusName } from './errors.js';
 import { exchange, ExchangeTimeout } from './exchange.js';
 import type { IpmiCommand } from './requester.js';
@@ -44,10 +45,7 @@ interface SessionContext {
 }
 
 function timeoutError(bmc: IpmiBmcInfo, what: string, windowS: number): IpmiError {
-  return new IpmiError(
-    'timeout',
-    `BMC ${bmcKey(bmc)} did not answer ${what} within ${windowS.toFixed(0)} s: check ipmi_address/ipmi_port and that IPMI over LAN is enabled on the BMC.`,
-  );
+  return new IpmiError('timeout', errorMessage('ipmiNoAnswer', { bmc: bmcKey(bmc), request: what, window: windowS.toFixed(0) }));
 }
 
 /** Runs an exchange, turning its timeout into the client's timeout error. */
@@ -143,11 +141,11 @@ export class IpmiSession {
         }
       }, wait);
     if (caps.completionCode !== 0) {
-      throw new IpmiError('protocol', `BMC ${key} refused Get Channel Authentication Capabilities: completion code ${completionCodeName(caps.completionCode)}.`);
+      throw new IpmiError('protocol', errorMessage('ipmiAuthCapsRefused', { bmc: key, completion: completionCodeName(caps.completionCode) }));
     }
     const capabilities = decodeChannelAuthCapsResponse(caps.data);
     if (capabilities.extended && !capabilities.supportsV20) {
-      throw new IpmiError('protocol', `BMC ${key} does not offer IPMI v2.0 (RMCP+) on this channel; enable it on the BMC (Ingot does not speak IPMI v1.5).`);
+      throw new IpmiError('protocol', errorMessage('ipmiNoRmcpPlus', { bmc: key }));
     }
 
     // Open Session.
@@ -164,9 +162,9 @@ export class IpmiSession {
     }, wait);
     if (opened.status !== RAKP_STATUS.OK) {
       if (CIPHER_REFUSAL_STATUSES.has(opened.status)) {
-        throw new IpmiError('cipher', `BMC ${key} does not offer cipher suite ${suiteId}: Open Session status ${rmcpStatusName(opened.status)}.`, { code: opened.status });
+        throw new IpmiError('cipher', errorMessage('ipmiCipherSuiteNotOffered', { bmc: key, suite: suiteId, status: rmcpStatusName(opened.status) }), { code: opened.status });
       }
-      throw new IpmiError('auth', `BMC ${key} refused to open a session: status ${rmcpStatusName(opened.status)}.`, {
+      throw new IpmiError('auth', errorMessage('ipmiOpenSessionRefused', { bmc: key, status: rmcpStatusName(opened.status) }), {
         code: opened.status,
         retryable: opened.status === RAKP_STATUS.INSUFFICIENT_RESOURCES || opened.status === RAKP_STATUS.INSUFFICIENT_RESOURCES_FOR_ROLE,
       });
@@ -185,13 +183,13 @@ export class IpmiSession {
       return m.tag === tag ? m : undefined;
     }, wait);
     if (rakp2.status === RAKP_STATUS.UNAUTHORIZED_NAME) {
-      throw new IpmiError('unknown-user', `BMC ${key} does not know user ${JSON.stringify(bmc.username)} (RAKP 2 status ${rmcpStatusName(rakp2.status)}): check ipmi_username.`, { code: rakp2.status });
+      throw new IpmiError('unknown-user', errorMessage('ipmiUnknownUser', { bmc: key, user: JSON.stringify(bmc.username), status: rmcpStatusName(rakp2.status) }), { code: rakp2.status });
     }
     if (rakp2.status === RAKP_STATUS.UNAUTHORIZED_ROLE || rakp2.status === RAKP_STATUS.INVALID_ROLE) {
-      throw new IpmiError('auth', `BMC ${key} refused privilege level ${bmc.privLevel} for user ${JSON.stringify(bmc.username)} (RAKP 2 status ${rmcpStatusName(rakp2.status)}): check ipmi_priv_level.`, { code: rakp2.status });
+      throw new IpmiError('auth', errorMessage('ipmiPrivLevelRefusedRakp2', { bmc: key, level: bmc.privLevel, user: JSON.stringify(bmc.username), status: rmcpStatusName(rakp2.status) }), { code: rakp2.status });
     }
     if (rakp2.status !== RAKP_STATUS.OK) {
-      throw new IpmiError('auth', `BMC ${key} refused the session in RAKP 2: status ${rmcpStatusName(rakp2.status)}.`, { code: rakp2.status, retryable: rakp2.status === RAKP_STATUS.INSUFFICIENT_RESOURCES });
+      throw new IpmiError('auth', errorMessage('ipmiRakp2Refused', { bmc: key, status: rmcpStatusName(rakp2.status) }), { code: rakp2.status, retryable: rakp2.status === RAKP_STATUS.INSUFFICIENT_RESOURCES });
     }
     const rakp: RakpContext = { auth: suite.auth, consoleSessionId, bmcSessionId, consoleRandom, bmcRandom: rakp2.bmcRandom!, bmcGuid: rakp2.bmcGuid!, role, username: bmc.username };
     const kuid = userKey(bmc.password);
@@ -200,7 +198,7 @@ export class IpmiSession {
       void ctx.endpoint
         .send(remote, encodeSessionPacket({ payloadType: PAYLOAD_TYPE.RAKP3, sessionId: 0, sequence: 0, payload: encodeRakp3({ tag, status: RAKP_STATUS.INVALID_INTEGRITY_CHECK_VALUE, bmcSessionId, authCode: Buffer.alloc(0) }) }))
         .catch(() => undefined);
-      throw wrongPassword(bmc, 'the BMC’s RAKP 2 key exchange code does not match ipmi_password');
+      throw new IpmiError('wrong-password', errorMessage('ipmiWrongPasswordRakp2', { bmc: key, user: JSON.stringify(bmc.username) }));
     }
 
     // RAKP 3 / 4.
@@ -212,11 +210,13 @@ export class IpmiSession {
       const m: Partial<Rakp4> & { tag: number; status: number } = decodeOrShort(p, decodeRakp4);
       return m.tag === tag ? m : undefined;
     }, wait);
-    if (rakp4.status === RAKP_STATUS.INVALID_INTEGRITY_CHECK_VALUE) throw wrongPassword(bmc, `RAKP 4 status ${rmcpStatusName(rakp4.status)}`);
-    if (rakp4.status !== RAKP_STATUS.OK) throw new IpmiError('auth', `BMC ${key} refused the session in RAKP 4: status ${rmcpStatusName(rakp4.status)}.`, { code: rakp4.status });
+    if (rakp4.status === RAKP_STATUS.INVALID_INTEGRITY_CHECK_VALUE) {
+      throw new IpmiError('wrong-password', errorMessage('ipmiWrongPasswordRakp4', { bmc: key, user: JSON.stringify(bmc.username), status: rmcpStatusName(rakp4.status) }));
+    }
+    if (rakp4.status !== RAKP_STATUS.OK) throw new IpmiError('auth', errorMessage('ipmiRakp4Refused', { bmc: key, status: rmcpStatusName(rakp4.status) }), { code: rakp4.status });
     const sik = sessionIntegrityKey(rakp, kuid);
     if (!verifyRakp4(rakp, sik, rakp4.icv)) {
-      throw new IpmiError('protocol', `BMC ${key} sent a RAKP 4 integrity check value that does not match the session key (BMC key K_g set? Ingot does not support ipmi_hex_kg_key).`);
+      throw new IpmiError('protocol', errorMessage('ipmiRakp4IntegrityMismatch', { bmc: key }));
     }
 
     const session = new IpmiSession(ctx, bmc, remote, suite, consoleSessionId, bmcSessionId, deriveSessionKeys(suite, sik));
@@ -225,7 +225,7 @@ export class IpmiSession {
       const res = await session.command({ name: 'Set Session Privilege Level', netFn: NETFN.APP, cmd: CMD.APP.SET_SESSION_PRIVILEGE_LEVEL, data: encodeSetSessionPrivilegeRequest(priv) }, wait);
       if (res.completionCode !== 0) {
         await session.close(wait).catch(() => undefined);
-        throw new IpmiError('auth', `BMC ${key} refused privilege level ${bmc.privLevel} for user ${JSON.stringify(bmc.username)}: completion code ${completionCodeName(res.completionCode)}; check ipmi_priv_level.`, { code: res.completionCode });
+        throw new IpmiError('auth', errorMessage('ipmiPrivLevelRefused', { bmc: key, level: bmc.privLevel, user: JSON.stringify(bmc.username), completion: completionCodeName(res.completionCode) }), { code: res.completionCode });
       }
     }
     ctx.stats.sessionsEstablished++;
@@ -239,7 +239,7 @@ export class IpmiSession {
    * copy matches; like ipmitool, a command whose answer was lost may run twice on the BMC.
    */
   async command(command: IpmiCommand, wait: WaitOptions): Promise<IpmiResponse> {
-    if (this.closed) throw new IpmiError('session', `the session with BMC ${bmcKey(this.bmc)} is closed`);
+    if (this.closed) throw new IpmiError('session', errorMessage('ipmiSessionClosed', { bmc: bmcKey(this.bmc) }));
     this.rqSeq = (this.rqSeq + 1) & 0x3f;
     const rqSeq = this.rqSeq;
     const message = encodeIpmiRequest({ netFn: command.netFn, cmd: command.cmd, rqSeq, data: Buffer.from(command.data ?? []) });
@@ -297,8 +297,4 @@ export class IpmiSession {
     if (res.rqSeq !== rqSeq || res.cmd !== command.cmd || res.netFn !== (command.netFn | 1)) return undefined; // late answer to an earlier request
     return res;
   }
-}
-
-function wrongPassword(bmc: IpmiBmcInfo, evidence: string): IpmiError {
-  return new IpmiError('wrong-password', `BMC ${bmcKey(bmc)} rejected the password of user ${JSON.stringify(bmc.username)} (${evidence}): check ipmi_password.`);
 }

@@ -6,6 +6,8 @@
 import { createSocket } from 'node:dgram';
 import type { Socket } from 'node:dgram';
 import { isIPv6 } from 'node:net';
+import { errorMessage } from '../../shared/errors.js';
+import { IpmiError } from './errors.js';
 
 /** Where a BMC's datagrams come from and go to (a resolved IP address). */
 export interface Remote {
@@ -61,7 +63,7 @@ export class UdpEndpoint {
   }
 
   private socket(type: 'udp4' | 'udp6'): Promise<Socket> {
-    if (this.closed) return Promise.reject(new Error('the IPMI client is closed'));
+    if (this.closed) return Promise.reject(new IpmiError('session', errorMessage('ipmiClientShutDown')));
     let p = this.sockets.get(type);
     if (!p) {
       p = new Promise<Socket>((resolve, reject) => {

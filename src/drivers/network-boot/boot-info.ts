@@ -27,7 +27,7 @@ export function ramdiskImages(node: Readonly<Node>, mode: RamdiskMode): BootImag
   const [k, r] = ramdiskKeys(mode);
   const missing = [k, r].filter((key) => !nonEmpty(node.driver_info[key]));
   if (missing.length) {
-    throw fail('MissingParameterValue', `Some parameters were missing in node's driver_info. Missing are: ${JSON.stringify(missing)}`);
+    throw fail('nodeParametersMissing', { field: 'driver_info', missing: JSON.stringify(missing) });
   }
   return { kernel: { label: k, url: checkedUrl(node.driver_info[k] as string, `driver_info.${k}`) }, ramdisk: { label: r, url: checkedUrl(node.driver_info[r] as string, `driver_info.${r}`) } };
 }
@@ -36,7 +36,7 @@ export function ramdiskImages(node: Readonly<Node>, mode: RamdiskMode): BootImag
 export function instanceImages(node: Readonly<Node>): BootImagePair {
   const missing = ['kernel', 'ramdisk'].filter((key) => !nonEmpty(node.instance_info[key]));
   if (missing.length) {
-    throw fail('MissingParameterValue', `Some parameters were missing in node's instance_info. Missing are: ${JSON.stringify(missing)}`);
+    throw fail('nodeParametersMissing', { field: 'instance_info', missing: JSON.stringify(missing) });
   }
   return {
     kernel: { label: 'kernel', url: checkedUrl(node.instance_info.kernel as string, 'instance_info.kernel') },
@@ -52,23 +52,24 @@ export function bootOption(node: Readonly<Node>): 'local' | 'ramdisk' {
   if (node.deploy_interface === 'ramdisk') return 'ramdisk';
   let caps = node.instance_info.capabilities;
   if (typeof caps === 'string') {
+    const text = caps;
     try {
-      caps = JSON.parse(caps) as JsonObject;
+      caps = JSON.parse(text) as JsonObject;
     } catch {
-      throw fail('InvalidParameterValue', `instance_info.capabilities of node ${node.uuid} is not a JSON object: ${caps}`);
+      throw fail('capabilitiesNotJson', { node: node.uuid, capabilities: text });
     }
   }
   const opt = caps && typeof caps === 'object' && !Array.isArray(caps) ? caps.boot_option : undefined;
   if (opt === undefined || opt === null || opt === 'local') return 'local';
   if (opt === 'ramdisk') return 'ramdisk';
-  throw fail('InvalidParameterValue', `Invalid boot_option "${String(opt)}" in instance_info.capabilities of node ${node.uuid}: expected local or ramdisk.`);
+  throw fail('bootOptionInvalid', { option: String(opt), node: node.uuid });
 }
 
 /** PXE-enabled ports, or InvalidParameterValue when the node has none (nothing could network-boot). */
 export function pxePorts(node: Readonly<Node>, ports: readonly Port[]): Port[] {
   const enabled = ports.filter((p) => p.pxe_enabled);
   if (enabled.length === 0) {
-    throw fail('InvalidParameterValue', `Node ${node.uuid} has no PXE-enabled port: create a port with its boot MAC (pxe_enabled true) to boot it from the network.`);
+    throw fail('noPxePort', { node: node.uuid });
   }
   for (const p of enabled) macHyphens(p.address);
   return enabled;
@@ -97,7 +98,7 @@ export function bootIf(mac: string): string {
  */
 export function agentKernelParams(node: Readonly<Node>, config: Pick<BootConfig, 'api_url' | 'kernel_append_params'>, mode: RamdiskMode): string {
   const api = config.api_url.trim().replace(/\/+$/, '');
-  if (!api) throw fail('ConfigInvalid', 'boot.api_url is empty: the ramdisk agent would not know where the Ingot API is (set it to the URL machines reach the API at).');
+  if (!api) throw fail('bootApiUrlEmpty');
   const own = node.driver_info.kernel_append_params;
   const extra = typeof own === 'string' ? own : config.kernel_append_params;
   const params = [oneLine(extra, 'kernel_append_params'), `ipa-api-url=${oneLine(api, 'boot.api_url')}`];
@@ -122,13 +123,13 @@ function nonEmpty(v: unknown): boolean {
 /** NOTE: values go into line-based boot configs; a line break would let them add config lines of their own. */
 function oneLine(value: string, what: string): string {
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(value)) throw fail('InvalidParameterValue', `${what} must be one line of printable text.`);
+  if (/[\u0000-\u001f\u007f]/.test(value)) throw fail('bootValueNotOneLine', { field: what });
   return value.trim();
 }
 
 function checkedUrl(value: string, what: string): string {
   const v = oneLine(value, what);
-  if (/\s/.test(v)) throw fail('InvalidParameterValue', `${what} must be a URL without spaces, not "${v}".`);
-  if (!/^(https?|file):\/\//i.test(v)) throw fail('InvalidParameterValue', `${what} must be an http(s):// or file:// URL, not "${v}".`);
+  if (/\s/.test(v)) throw fail('bootUrlHasSpaces', { field: what, url: v });
+  if (!/^(https?|file):\/\//i.test(v)) throw fail('bootUrlScheme', { field: what, url: v });
   return v;
 }

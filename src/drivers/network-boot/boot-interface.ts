@@ -61,7 +61,7 @@ export const NETWORK_BOOT_PROPERTIES: Readonly<Record<string, string>> = {
 export function networkBoot(flavor: BootFlavor, env: NetworkBootEnvironment | null): BootInterface {
   const need = (): NetworkBootEnvironment => {
     if (!env) {
-      throw fail('ConfigInvalid', `The ${flavor.name} boot interface needs network boot ([boot] settings, a DHCP provider and the image cache), which this conductor is not configured with.`);
+      throw fail('networkBootNotConfigured', { iface: flavor.name });
     }
     flavor.checkConfig(env.config);
     return env;
@@ -152,7 +152,7 @@ export function networkBoot(flavor: BootFlavor, env: NetworkBootEnvironment | nu
 /** ConfigInvalid unless every listed `[boot]` option is set. */
 export function requireOptions(config: Readonly<BootConfig>, flavor: string, keys: readonly (keyof BootConfig)[]): void {
   const missing = keys.filter((k) => String(config[k]).trim() === '');
-  if (missing.length) throw fail('ConfigInvalid', `The ${flavor} boot interface needs [boot] ${missing.join(', ')} to be set.`);
+  if (missing.length) throw fail('bootOptionsMissing', { iface: flavor, options: missing.join(', ') });
 }
 
 /** `<http_url>/<rest>` without doubled slashes. */

@@ -33,7 +33,7 @@ export async function placeImages(root: string, node: Pick<Node, 'uuid'>, pair: 
       // NOTE: kernels and ramdisks are never converted (a ramdisk is not a disk image).
       cached = await images.linkForNode(imageKey(node, image.label), { url: image.url, forceRaw: false, signal });
     } catch (err) {
-      throw fail('DriverOperationError', `Could not fetch ${image.label} of node ${node.uuid} from ${image.url}: ${messageOf(err)}`, { cause: err });
+      throw fail('bootImageFetchFailed', { image: image.label, node: node.uuid, url: image.url, reason: messageOf(err) }, { cause: err });
     }
     await placeFile(cached.path, nodeFile(root, node, image.label));
   }

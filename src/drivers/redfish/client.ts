@@ -5,7 +5,7 @@
  * for 202 Accepted, and a bound on the requests in flight per BMC. Every wait honours the caller's signal.
  */
 import type { RedfishDriverInfo } from './driver-info.js';
-import { RedfishError, redfishErrorMessage } from './errors.js';
+import { redfishError, type RedfishError, redfishErrorMessage } from './errors.js';
 import type { RetryObserver } from '../retry-log.js';
 import { retryAfterMs } from './retry-after.js';
 import { followTaskMonitor } from './task-monitor.js';
@@ -145,11 +145,7 @@ export class RedfishClient {
     const members = (await this.get(systems, signal))['Members'];
     const ids = Array.isArray(members) ? members.map(odataId).filter((m): m is string => m !== null) : [];
     if (ids.length !== 1) {
-      throw new RedfishError(
-        `Redfish BMC ${this.bmc} has ${ids.length} systems (${ids.join(', ') || 'none'}); set driver_info redfish_system_id to the one to manage.`,
-        null,
-        { code: 'MissingParameterValue' },
-      );
+      throw redfishError(null, 'redfishSystemAmbiguous', { bmc: this.bmc, count: ids.length, systems: ids.join(', ') || 'none' });
     }
     this.#systemPath = ids[0] as string;
     return this.#systemPath;
@@ -223,27 +219,33 @@ export class RedfishClient {
     throw this.statusError(reply, method, path);
   }
 
-  private statusError(reply: RedfishReply, method: string, path: string, suffix = ''): RedfishError {
-    const what = reply.status === 401 ? ' (credentials rejected: check redfish_username and redfish_password)' : this.redirectNote(reply, method);
-    return new RedfishError(
-      `Redfish BMC ${this.bmc} answered ${reply.status} to ${method} ${path}${what}: ${redfishErrorMessage(reply.body, reply.text)}${suffix}`,
-      reply.status,
-    );
+  /**
+   * The error of a non-2xx answer: why (credentials, a redirect not followed), and after how many
+   * attempts (`attempts`) or that a login answer had no token (`noToken`).
+   */
+  private statusError(reply: RedfishReply, method: string, path: string, after: { attempts?: number; noToken?: boolean } = {}): RedfishError {
+    const answer = { bmc: this.bmc, status: reply.status, method, path, reason: redfishErrorMessage(reply.body, reply.text) };
+    if (reply.status === 401) return redfishError(401, 'redfishCredentialsRejected', answer);
+    const redirect = this.redirectError(reply, method, answer);
+    if (redirect) return redirect;
+    if (after.noToken) return redfishError(reply.status, 'redfishLoginNoToken', answer);
+    if (after.attempts !== undefined) return redfishError(reply.status, 'redfishAnsweredGaveUp', { ...answer, attempts: after.attempts });
+    return redfishError(reply.status, 'redfishAnswered', answer);
   }
 
-  /** Why a redirect answer was not followed (the transport follows those within the BMC's origin). */
-  private redirectNote(reply: RedfishReply, method: string): string {
+  /** Why a redirect answer was not followed (the transport follows those within the BMC's origin), or null. */
+  private redirectError(reply: RedfishReply, method: string, answer: { bmc: string; status: number; method: string; path: string; reason: string }): RedfishError | null {
     const location = header(reply.headers, 'location');
-    if (reply.status < 300 || reply.status >= 400 || !location) return '';
+    if (reply.status < 300 || reply.status >= 400 || !location) return null;
     const target = URL.canParse(location, this.info.origin) ? new URL(location, this.info.origin) : null;
-    if (!target) return ` (a redirect to ${location}, which is not a URL)`;
+    if (!target) return redfishError(reply.status, 'redfishRedirectNotUrl', { ...answer, location });
     if (target.origin !== this.info.origin) {
-      return ` (a redirect to ${target.href}, another origin: not followed; set driver_info redfish_address to ${target.origin})`;
+      return redfishError(reply.status, 'redfishRedirectOtherOrigin', { ...answer, location: target.href, origin: target.origin });
     }
     if (reply.status === 307 || reply.status === 308 || method === 'GET' || method === 'HEAD') {
-      return ` (redirected more than ${MAX_REDIRECTS} times, last to ${location})`;
+      return redfishError(reply.status, 'redfishTooManyRedirects', { ...answer, max: MAX_REDIRECTS, location });
     }
-    return ` (a redirect to ${location} that would turn ${method} into GET: not followed)`;
+    return redfishError(reply.status, 'redfishRedirectToGet', { ...answer, location });
   }
 
   private static retryable(status: number): boolean {
@@ -283,9 +285,9 @@ export class RedfishClient {
         signal: opts.signal,
       });
     } catch (err) {
-      if (err instanceof RetryableAnswer) throw this.statusError(err.reply, method, path, ` (gave up after ${attempts} attempts)`);
+      if (err instanceof RetryableAnswer) throw this.statusError(err.reply, method, path, { attempts });
       if (err instanceof ConnectionFailure) {
-        throw new RedfishError(`Redfish BMC ${this.bmc} could not be reached for ${method} ${path} after ${attempts} attempts: ${err.code} ${err.message}`, null, { cause: err });
+        throw redfishError(null, 'redfishUnreachable', { bmc: this.bmc, method, path, attempts, code: err.code, reason: err.message }, { cause: err });
       }
       throw err;
     }
@@ -312,10 +314,7 @@ export class RedfishClient {
         }), opts.signal);
       } catch (err) {
         if (err instanceof ConnectionFailure && err.tls) {
-          throw new RedfishError(
-            `Redfish BMC ${this.bmc}: TLS certificate verification failed (${err.code}: ${err.message}); give driver_info redfish_verify_ca the path of the CA bundle that signed it, or False to skip verification.`,
-            null, { cause: err },
-          );
+          throw redfishError(null, 'redfishTlsUntrusted', { bmc: this.bmc, code: err.code, reason: err.message }, { cause: err });
         }
         throw err;
       }
@@ -373,7 +372,7 @@ export class RedfishClient {
         this.#mode = 'basic';
         return;
       }
-      throw new RedfishError(`Redfish BMC ${this.bmc} offers no SessionService; set driver_info redfish_auth_type to basic or auto.`, null);
+      throw redfishError(null, 'redfishNoSessionService', { bmc: this.bmc });
     }
     const reply = await this.send('POST', sessions, { body: { UserName: this.info.username, Password: this.info.password ?? '' }, anonymous: true });
     const token = header(reply.headers, 'x-auth-token');
@@ -388,6 +387,6 @@ export class RedfishClient {
       this.#mode = 'basic';
       return;
     }
-    throw this.statusError(reply, 'POST', sessions, reply.status < 300 ? ' (no X-Auth-Token in the answer)' : '');
+    throw this.statusError(reply, 'POST', sessions, { noToken: reply.status < 300 });
   }
 }

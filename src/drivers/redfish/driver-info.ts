@@ -44,7 +44,7 @@ const FALSE_WORDS = new Set(['0', 'f', 'false', 'off', 'n', 'no']);
 function optionalString(info: Record<string, Json>, key: string): string | null {
   const v = info[key];
   if (v === undefined || v === null || v === '') return null;
-  if (typeof v !== 'string') throw fail('InvalidParameterValue', `driver_info ${key} must be a string, got ${JSON.stringify(v)}.`);
+  if (typeof v !== 'string') throw fail('driverInfoNotString', { key, value: JSON.stringify(v) });
   return v;
 }
 
@@ -55,20 +55,20 @@ function parseAddress(raw: string): { origin: string; prefix: string } {
   try {
     url = new URL(withScheme);
   } catch {
-    throw fail('InvalidParameterValue', `driver_info redfish_address is not a valid URL: ${JSON.stringify(raw)}.`);
+    throw fail('redfishAddressNotUrl', { address: JSON.stringify(raw) });
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw fail('InvalidParameterValue', `driver_info redfish_address must use http or https, got ${JSON.stringify(raw)}.`);
+    throw fail('redfishAddressNotHttp', { address: JSON.stringify(raw) });
   }
-  if (!url.hostname) throw fail('InvalidParameterValue', `driver_info redfish_address has no host: ${JSON.stringify(raw)}.`);
-  if (url.search || url.hash) throw fail('InvalidParameterValue', `driver_info redfish_address must not carry a query or fragment: ${JSON.stringify(raw)}.`);
+  if (!url.hostname) throw fail('redfishAddressNoHost', { address: JSON.stringify(raw) });
+  if (url.search || url.hash) throw fail('redfishAddressHasQuery', { address: JSON.stringify(raw) });
   return { origin: url.origin, prefix: url.pathname.replace(/\/+$/, '') };
 }
 
 function parseVerifyCa(v: Json | undefined): boolean | string {
   if (v === undefined || v === null || v === '') return true;
   if (typeof v === 'boolean') return v;
-  if (typeof v !== 'string') throw fail('InvalidParameterValue', `driver_info redfish_verify_ca must be a boolean or a path, got ${JSON.stringify(v)}.`);
+  if (typeof v !== 'string') throw fail('redfishVerifyCaNotBoolOrPath', { value: JSON.stringify(v) });
   const word = v.trim().toLowerCase();
   if (TRUE_WORDS.has(word)) return true;
   if (FALSE_WORDS.has(word)) return false;
@@ -80,7 +80,7 @@ function parseVerifyCa(v: Json | undefined): boolean | string {
     isCa = false;
   }
   if (!isCa) {
-    throw fail('InvalidParameterValue', `driver_info redfish_verify_ca must be True, False or the path of an existing CA bundle file or directory, got ${JSON.stringify(v)}.`);
+    throw fail('redfishVerifyCaInvalid', { value: JSON.stringify(v) });
   }
   return v;
 }
@@ -88,14 +88,14 @@ function parseVerifyCa(v: Json | undefined): boolean | string {
 function parseTimeout(v: Json | undefined): number | null {
   if (v === undefined || v === null || v === '') return null;
   const n = typeof v === 'number' ? v : typeof v === 'string' ? Number(v) : Number.NaN;
-  if (!Number.isFinite(n) || n <= 0) throw fail('InvalidParameterValue', `driver_info redfish_request_timeout must be a positive number of seconds, got ${JSON.stringify(v)}.`);
+  if (!Number.isFinite(n) || n <= 0) throw fail('redfishRequestTimeoutInvalid', { value: JSON.stringify(v) });
   return Math.round(n * 1000);
 }
 
 function parseSystemId(v: string | null): string | null {
   if (v === null) return null;
   const id = v.trim();
-  if (/[\s?#]/.test(id)) throw fail('InvalidParameterValue', `driver_info redfish_system_id must be a path such as /redfish/v1/Systems/1, got ${JSON.stringify(v)}.`);
+  if (/[\s?#]/.test(id)) throw fail('redfishSystemIdInvalid', { value: JSON.stringify(v) });
   // A bare member id is taken as a member of the standard Systems collection.
   return id.startsWith('/') ? id.replace(/\/+$/, '') : `/redfish/v1/Systems/${encodeURIComponent(id)}`;
 }
@@ -105,14 +105,14 @@ export function parseRedfishDriverInfo(node: Pick<Node, 'driver_info' | 'uuid'>)
   const info = node.driver_info;
   const address = info['redfish_address'];
   if (address === undefined || address === null || address === '') {
-    throw fail('MissingParameterValue', `Node ${node.uuid} is missing driver_info redfish_address (the URL of its Redfish service).`);
+    throw fail('redfishAddressMissing', { node: node.uuid });
   }
-  if (typeof address !== 'string') throw fail('InvalidParameterValue', `driver_info redfish_address must be a string, got ${JSON.stringify(address)}.`);
+  if (typeof address !== 'string') throw fail('driverInfoNotString', { key: 'redfish_address', value: JSON.stringify(address) });
   const { origin, prefix } = parseAddress(address);
   const authRaw = optionalString(info, 'redfish_auth_type') ?? 'auto';
   const authType = authRaw.trim().toLowerCase();
   if (authType !== 'basic' && authType !== 'session' && authType !== 'auto') {
-    throw fail('InvalidParameterValue', `driver_info redfish_auth_type must be one of basic, session, auto; got ${JSON.stringify(authRaw)}.`);
+    throw fail('redfishAuthTypeInvalid', { value: JSON.stringify(authRaw) });
   }
   return {
     origin,

@@ -1,14 +1,20 @@
-/** The Redfish driver's error: a DriverOperationError that also carries the BMC's HTTP status. */
-import { IngotError, type ErrorCode } from '../../shared/errors.js';
+/** The Redfish driver's error: an IngotError (mostly DriverOperationError) that also carries the BMC's HTTP status. */
+import { errorMessage, IngotError, type ErrorCode, type ErrorOptions, type FailArgs, type MessageId } from '../../shared/errors.js';
 
 export class RedfishError extends IngotError {
   /** The BMC's HTTP status, or null when no HTTP answer came (connection failure, timeout). */
   readonly httpStatus: number | null;
 
-  constructor(message: string, httpStatus: number | null, options?: { cause?: unknown; code?: ErrorCode }) {
-    super(options?.code ?? 'DriverOperationError', message, options);
+  /** `rendered` is what `errorMessage(id, values)` gives; {@link redfishError} builds one from the id. */
+  constructor(httpStatus: number | null, rendered: { code: ErrorCode; message: string }, options?: ErrorOptions) {
+    super(rendered.code, rendered.message, options);
     this.httpStatus = httpStatus;
   }
+}
+
+/** The RedfishError of message `id` with `values`: `redfishError(202, 'redfishTaskTimedOut', { bmc, … })`. */
+export function redfishError<M extends MessageId>(httpStatus: number | null, id: M, ...args: FailArgs<M>): RedfishError {
+  return new RedfishError(httpStatus, errorMessage(id, ...args), args[1]);
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

@@ -79,7 +79,7 @@ export function redfishInspect(opts: RedfishInterfaceOptions): InspectInterface 
       const h = await openSystem(task, opts);
       const result = mapInspection(await readInventory(h), task.node.properties);
       if (result.missing.length > 0) {
-        throw fail('DriverOperationError', `Redfish inspection of node ${task.node.uuid} (BMC ${h.client.bmc}, system ${h.path}) could not discover: ${result.missing.join(', ')}.`);
+        throw fail('redfishInspectionIncomplete', { node: task.node.uuid, bmc: h.client.bmc, system: h.path, missing: result.missing.join(', ') });
       }
       task.update({ properties: result.properties });
       if (result.ports.length > 0) task.reportPorts(result.ports);

@@ -5,12 +5,13 @@
  * types `cdrom`/`floppy`/`disk` as MediaTypes CD/Floppy/USBStick). Mapping as Ironic's `redfish/management.py`.
  */
 import type { BootDevice, Node } from '../../domain/node.js';
-import { fail, IngotError } from '../../shared/errors.js';
+import { fail } from '../../shared/errors.js';
 import type { DriverTask } from '../interfaces/base.js';
 import { BOOT_MODES, type BootDeviceResult, type BootMode, type ManagementInterface } from '../interfaces/management.js';
 import type { RedfishResource } from './client.js';
 import { parseRedfishDriverInfo, REDFISH_PROPERTIES } from './driver-info.js';
-import { allowedResetTypes, noResetType, openSystem, readSystem, resetSystem, type RedfishInterfaceOptions } from './system.js';
+import { redfishError } from './errors.js';
+import { allowedResetTypes, openSystem, readSystem, resetSystem, type RedfishInterfaceOptions } from './system.js';
 import { attachVirtualMedia, detachVirtualMedia, listVirtualMedia } from './virtual-media.js';
 
 /** Ingot boot devices by Redfish BootSourceOverrideTarget. */
@@ -77,11 +78,11 @@ export async function getBootMode(task: DriverTask, opts: RedfishInterfaceOption
 
 /** Sets the system's boot mode (BootSourceOverrideMode UEFI or Legacy). */
 export async function setBootMode(task: DriverTask, mode: BootMode, opts: RedfishInterfaceOptions): Promise<void> {
-  if (mode !== 'uefi' && mode !== 'bios') throw fail('InvalidParameterValue', `Invalid boot mode ${String(mode)}: use uefi or bios.`);
+  if (mode !== 'uefi' && mode !== 'bios') throw fail('invalidBootMode', { mode: String(mode), supported: BOOT_MODES.join(', ') });
   const h = await openSystem(task, opts);
   const allowed = bootOf(await readSystem(h))['BootSourceOverrideMode@Redfish.AllowableValues'];
   if (Array.isArray(allowed) && !allowed.includes(MODE_TO_REDFISH[mode])) {
-    throw fail('InvalidParameterValue', `Redfish BMC ${h.client.bmc} system ${h.path} does not support boot mode ${mode} (allows ${allowed.join(', ')}).`);
+    throw fail('redfishBootModeNotAllowed', { bmc: h.client.bmc, system: h.path, mode, allowed: allowed.join(', ') });
   }
   await h.client.patch(h.path, { Boot: { BootSourceOverrideMode: MODE_TO_REDFISH[mode] } }, h.signal);
 }
@@ -91,7 +92,8 @@ export async function injectNmi(task: DriverTask, opts: RedfishInterfaceOptions)
   const h = await openSystem(task, opts);
   const system = await readSystem(h);
   const allowed = await allowedResetTypes(h, system);
-  if (!allowed.includes('Nmi')) throw noResetType(h, 'inject an NMI', ['Nmi'], allowed);
+  // An NMI changes no power state: a BMC without ResetType Nmi is a driver failure, not a power one.
+  if (!allowed.includes('Nmi')) throw redfishError(null, 'redfishNmiNotAllowed', { bmc: h.client.bmc, system: h.path, allowed: allowed.join(', ') || '(none)' });
   await resetSystem(h, system, 'Nmi');
 }
 
@@ -120,22 +122,14 @@ export function redfishManagement(opts: RedfishInterfaceOptions): ManagementInte
       const supported = supportedBootDevices(system);
       const target = TO_REDFISH[device];
       if (!target || !supported.includes(device)) {
-        throw fail('InvalidParameterValue', `Invalid boot device ${device} specified: Redfish BMC ${h.client.bmc} supports ${supported.join(', ') || 'none'}.`);
+        throw fail('invalidBootDevice', { device, supported: supported.join(', ') || 'none' });
       }
       const boot: RedfishResource = { BootSourceOverrideTarget: target, BootSourceOverrideEnabled: persistent ? 'Continuous' : 'Once' };
       const mode = knownBootMode(task.node);
       if (mode) boot['BootSourceOverrideMode'] = MODE_TO_REDFISH[mode];
       await h.client.patch(h.path, { Boot: boot }, h.signal);
     },
-    async injectNmi(task) {
-      try {
-        await injectNmi(task, opts);
-      } catch (err) {
-        // An NMI changes no power state: a BMC without ResetType Nmi is a driver failure, not a power one.
-        if (err instanceof IngotError && err.code === 'PowerStateFailure') throw fail('DriverOperationError', err.message, { cause: err });
-        throw err;
-      }
-    },
+    injectNmi: (task) => injectNmi(task, opts),
     // NOTE: as Ironic's redfish management, both modes are offered without asking the BMC; setBootMode
     // checks BootSourceOverrideMode@Redfish.AllowableValues when the system lists it.
     getSupportedBootModes: async () => [...BOOT_MODES],

@@ -55,10 +55,7 @@ export function redfishPower(opts: RedfishInterfaceOptions): PowerInterface {
       await sleep(Math.min(settings().power_poll_interval_ms, Math.max(0, deadline - Date.now())), h.signal);
     }
     const elapsed = ((Date.now() - started) / 1000).toFixed(1);
-    throw fail(
-      'PowerStateFailure',
-      `Redfish BMC ${h.client.bmc} system ${h.path} did not reach '${target}' within ${timeoutSeconds} s: PowerState was still ${JSON.stringify(last)} after ${elapsed} s.`,
-    );
+    throw fail('redfishPowerStateNotReached', { bmc: h.client.bmc, system: h.path, target, timeout: timeoutSeconds, last: String(JSON.stringify(last)), elapsed });
   }
 
   /** Applies the first allowed of `candidates` and waits for `target`. */
@@ -105,7 +102,7 @@ export function redfishPower(opts: RedfishInterfaceOptions): PowerInterface {
     async setPowerState(task, state, timeoutSeconds) {
       if (state === 'rebooting' || state === 'soft rebooting') return reboot(task, state === 'soft rebooting', timeoutSeconds);
       if (state !== 'power on' && state !== 'power off' && state !== 'soft power off') {
-        throw fail('InvalidParameterValue', `set_power_state called with an invalid power state: ${String(state)}.`);
+        throw fail('invalidPowerState', { state: String(state) });
       }
       const timeout = timeoutSeconds ?? settings().power_state_timeout_s;
       const h = await openSystem(task, opts);

@@ -3,7 +3,7 @@ import type { DriverTask } from '../interfaces/base.js';
 import type { RedfishClient, RedfishResource } from './client.js';
 import { odataId } from './client.js';
 import { parseRedfishDriverInfo } from './driver-info.js';
-import { RedfishError } from './errors.js';
+import { redfishError, type RedfishError } from './errors.js';
 import type { RedfishClientPool } from './pool.js';
 
 /** Standard ResetType values (Redfish Resource schema, ResetType), tried when a system lists none. */
@@ -77,11 +77,7 @@ export async function resetSystem(h: SystemHandle, system: RedfishResource, rese
 
 /** The error when the system allows none of the reset types an operation could use. */
 export function noResetType(h: SystemHandle, what: string, wanted: readonly string[], allowed: readonly string[]): RedfishError {
-  return new RedfishError(
-    `Redfish BMC ${h.client.bmc} system ${h.path} cannot ${what}: it allows ResetType ${allowed.join(', ') || '(none)'}, and ${what} needs one of ${wanted.join(', ')}.`,
-    null,
-    { code: 'PowerStateFailure' },
-  );
+  return redfishError(null, 'redfishNoResetType', { bmc: h.client.bmc, system: h.path, action: what, allowed: allowed.join(', ') || '(none)', wanted: wanted.join(', ') });
 }
 
 /** The `@odata.id` of `system[key]` (e.g. `Processors`), or null. */

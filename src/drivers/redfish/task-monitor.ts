@@ -4,7 +4,7 @@
  * once it is done. Some services answer 200 with the Task resource instead, so its TaskState is read too.
  */
 import { sleep } from '../../shared/clock.js';
-import { RedfishError } from './errors.js';
+import { redfishError } from './errors.js';
 import type { RedfishReply } from './reply.js';
 import { retryAfterMs } from './retry-after.js';
 
@@ -53,7 +53,7 @@ export async function followTaskMonitor(reply: RedfishReply, opts: TaskMonitorOp
   for (;;) {
     const wait = retryAfterMs(current.headers['retry-after']) ?? opts.pollIntervalMs;
     if (Date.now() + wait > deadline) {
-      throw new RedfishError(`Redfish BMC ${opts.bmc}: the task of ${opts.what} (monitor ${monitor}) did not finish within ${Math.round(opts.timeoutMs / 1000)} s.`, 202);
+      throw redfishError(202, 'redfishTaskTimedOut', { bmc: opts.bmc, operation: opts.what, monitor, timeout: Math.round(opts.timeoutMs / 1000) });
     }
     await sleep(wait, opts.signal);
     current = await opts.poll(monitor);
@@ -62,7 +62,8 @@ export async function followTaskMonitor(reply: RedfishReply, opts: TaskMonitorOp
     if (typeof state === 'string' && RUNNING.has(state)) continue;
     if (typeof state === 'string' && FAILED.has(state)) {
       const messages = taskMessages(current.body);
-      throw new RedfishError(`Redfish BMC ${opts.bmc}: the task of ${opts.what} ended ${state}${messages ? `: ${messages}` : ''}.`, current.status);
+      const task = { bmc: opts.bmc, operation: opts.what, state };
+      throw messages ? redfishError(current.status, 'redfishTaskFailedSaying', { ...task, messages }) : redfishError(current.status, 'redfishTaskFailed', task);
     }
     return current;
   }

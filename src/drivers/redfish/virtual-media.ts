@@ -85,7 +85,7 @@ async function eject(h: SystemHandle, slot: MediaSlot): Promise<void> {
 export async function insertMedia(task: DriverTask, url: string, device: VirtualMediaDevice, opts: RedfishInterfaceOptions): Promise<void> {
   const h = await openSystem(task, opts);
   const slot = slotsFor(await mediaSlots(h), device)[0];
-  if (!slot) throw fail('DriverOperationError', `Redfish BMC ${h.client.bmc} system ${h.path} has no virtual media device for ${device} (media types ${MEDIA_TYPES[device].join('/')}).`);
+  if (!slot) throw fail('redfishNoMediaDevice', { bmc: h.client.bmc, system: h.path, device, types: MEDIA_TYPES[device].join('/') });
   if (slot.body['Inserted'] === true) {
     if (slot.body['Image'] === url) return;
     await eject(h, slot);
@@ -117,10 +117,6 @@ function takes(slot: MediaSlot, mediaType: string): boolean {
   return types.includes(mediaType) || (mediaType === 'CD' && types.includes('DVD'));
 }
 
-/** The error when no virtual media device of the machine can be used (Ironic's wording first). */
-function noDevice(h: SystemHandle, what: string): never {
-  throw fail('InvalidParameterValue', `No suitable virtual media device found (${what} on Redfish BMC ${h.client.bmc} system ${h.path}).`);
-}
 
 /**
  * The virtual media devices `GET …/vmedia` lists, chosen as Ironic's redfish `get_vmedia` does: the
@@ -131,7 +127,7 @@ export async function listVirtualMedia(task: DriverTask, opts: RedfishInterfaceO
   const h = await openSystem(task, opts);
   const r = await mediaResources(h);
   const slots = r.system ?? r.managers.find((m) => m.length > 0) ?? [];
-  if (slots.length === 0) noDevice(h, 'no VirtualMedia members');
+  if (slots.length === 0) throw fail('redfishNoVirtualMedia', { bmc: h.client.bmc, system: h.path });
   return slots.map(({ body }) => ({
     media_types: Array.isArray(body['MediaTypes']) ? body['MediaTypes'].filter((t): t is string => typeof t === 'string') : [],
     inserted: typeof body['Inserted'] === 'boolean' ? body['Inserted'] : null,
@@ -172,9 +168,9 @@ export async function attachVirtualMedia(task: DriverTask, url: string, deviceTy
       }
     }
   }
-  if (errors.length === 1) throw fail('InvalidParameterValue', `All virtual media mount attempts failed. Error encountered: ${errors[0]}`);
-  if (errors.length > 1) throw fail('InvalidParameterValue', `All virtual media mount attempts failed. First error: ${errors[0]}. Final error: ${errors[errors.length - 1]}`);
-  noDevice(h, `no free ${mediaType} device`);
+  if (errors.length === 1) throw fail('redfishVirtualMediaMountFailed', { error: errors[0] as string });
+  if (errors.length > 1) throw fail('redfishVirtualMediaMountsFailed', { first: errors[0] as string, last: errors[errors.length - 1] as string });
+  throw fail('redfishNoFreeVirtualMedia', { mediaType, bmc: h.client.bmc, system: h.path });
 }
 
 /**

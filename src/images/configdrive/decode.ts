@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { gunzip as gunzipCb, gzipSync } from 'node:zlib';
 import type { DownloadOptions } from '../download.js';
 import { fetchBytes } from '../download.js';
-import { badImageInput, formatBytes, imageFailure, isImageError } from '../errors.js';
+import { formatBytes, imageError, isImageError } from '../errors.js';
 import { isHttpUrl } from '../source.js';
 import { renderConfigDrive, type ConfigDriveContents, type RenderConfigDriveOptions } from './render.js';
 
@@ -45,20 +45,20 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
  */
 export function validateConfigDrive(value: unknown): asserts value is ConfigDriveValue {
   if (typeof value === 'string') {
-    if (!value.trim()) throw badImageInput('configdrive', 'The config drive is an empty string; give a URL, a gzip+base64 image or a JSON object.');
+    if (!value.trim()) throw imageError('configdrive', 'configDriveEmptyString');
     return;
   }
   if (!isPlainObject(value)) {
-    throw badImageInput('configdrive', `The config drive must be a URL, a gzip+base64 image or a JSON object with ${KEYS.join(', ')}; got ${Array.isArray(value) ? 'an array' : typeof value}.`);
+    throw imageError('configdrive', 'configDriveWrongType', { keys: KEYS.join(', '), type: Array.isArray(value) ? 'an array' : typeof value });
   }
   const extra = Object.keys(value).filter((k) => !(KEYS as readonly string[]).includes(k));
-  if (extra.length) throw badImageInput('configdrive', `The config drive object has unknown keys ${extra.join(', ')}; allowed: ${KEYS.join(', ')}.`);
+  if (extra.length) throw imageError('configdrive', 'configDriveUnknownKeys', { keys: extra.join(', '), allowed: KEYS.join(', ') });
   for (const k of ['meta_data', 'network_data', 'vendor_data'] as const) {
-    if (value[k] !== undefined && value[k] !== null && !isPlainObject(value[k])) throw badImageInput('configdrive', `The config drive's ${k} must be a JSON object.`);
+    if (value[k] !== undefined && value[k] !== null && !isPlainObject(value[k])) throw imageError('configdrive', 'configDriveFieldNotObject', { field: k });
   }
   const ud = value.user_data;
   if (ud !== undefined && ud !== null && typeof ud !== 'string' && typeof ud !== 'object') {
-    throw badImageInput('configdrive', "The config drive's user_data must be a string, an object or an array.");
+    throw imageError('configdrive', 'configDriveUserDataInvalid');
   }
 }
 
@@ -67,25 +67,30 @@ export function encodeConfigDrive(image: Uint8Array): string {
   return gzipSync(image).toString('base64');
 }
 
-async function inflate(data: Buffer, max: number, where: string): Promise<Buffer> {
+/** Inflates gzip `data` of the config drive fetched from `url` (null: given as the value itself). */
+async function inflate(data: Buffer, max: number, url: string | null): Promise<Buffer> {
   try {
     return await gunzip(data, { maxOutputLength: max });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ERR_BUFFER_TOO_LARGE' || err instanceof RangeError) {
-      throw badImageInput('too_large', `The config drive ${where} inflates to more than ${formatBytes(max)}, the most the agent writes.`, err);
+      const limit = { max: formatBytes(max) };
+      throw url === null
+        ? imageError('too_large', 'configDriveValueInflatesTooLarge', limit, { cause: err })
+        : imageError('too_large', 'configDriveFromUrlInflatesTooLarge', { ...limit, url }, { cause: err });
     }
-    throw badImageInput('configdrive', `The config drive ${where} is not valid gzip data: ${(err as Error).message}.`, err);
+    const reason = (err as Error).message;
+    throw url === null
+      ? imageError('configdrive', 'configDriveValueBadGzip', { reason }, { cause: err })
+      : imageError('configdrive', 'configDriveFromUrlNotGzip', { url, reason }, { cause: err });
   }
 }
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
-function base64Bytes(text: string, where: string): Buffer {
+function base64Bytes(text: string): Buffer {
   const compact = text.replace(/\s+/g, '');
-  if (!BASE64.test(compact) || compact.length % 4 !== 0) {
-    throw badImageInput('configdrive', `The config drive ${where} is neither a URL nor base64 text (gzip + base64 of an ISO 9660 or vfat image).`);
-  }
+  if (!BASE64.test(compact) || compact.length % 4 !== 0) throw imageError('configdrive', 'configDriveValueNotBase64');
   return Buffer.from(compact, 'base64');
 }
 
@@ -102,7 +107,7 @@ export async function decodeConfigDrive(value: unknown, opts: DecodeConfigDriveO
   const max = opts.maxBytes ?? MAX_CONFIG_DRIVE_BYTES;
   if (typeof value !== 'string') {
     const image = renderConfigDrive(value, opts);
-    if (image.length > max) throw badImageInput('too_large', `The rendered config drive is ${formatBytes(image.length)}, more than ${formatBytes(max)}; shorten user_data.`);
+    if (image.length > max) throw imageError('too_large', 'configDriveRenderedTooLarge', { size: formatBytes(image.length), max: formatBytes(max) });
     return { image, source: 'json' };
   }
   const text = value.trim();
@@ -111,27 +116,26 @@ export async function decodeConfigDrive(value: unknown, opts: DecodeConfigDriveO
     try {
       ({ body } = await fetchBytes(text, { maxBytes: Math.max(max, Math.ceil((max * 4) / 3) + 65536), signal: opts.signal, timeoutMs: opts.timeoutMs }));
     } catch (err) {
-      if (isImageError(err) && err.reason === 'too_large') throw badImageInput('too_large', `The config drive at ${text} is larger than ${formatBytes(max)}.`, err);
+      if (isImageError(err) && err.reason === 'too_large') throw imageError('too_large', 'configDriveUrlTooLarge', { url: text, max: formatBytes(max) }, { cause: err });
       throw err;
     }
-    const where = `from ${text}`;
     const asText = body.toString('latin1').replace(/\s+/g, '');
     let image: Buffer;
     if (asText.length > 0 && BASE64.test(asText) && asText.length % 4 === 0) {
-      image = await inflate(Buffer.from(asText, 'base64'), max, where);
+      image = await inflate(Buffer.from(asText, 'base64'), max, text);
     } else if (isGzip(body)) {
-      image = await inflate(body, max, where);
+      image = await inflate(body, max, text);
     } else {
       image = body;
     }
-    if (image.length === 0) throw imageFailure('configdrive', `The config drive ${where} is empty.`);
-    if (image.length > max) throw badImageInput('too_large', `The config drive ${where} is ${formatBytes(image.length)}, more than ${formatBytes(max)}.`);
+    if (image.length === 0) throw imageError('configdrive', 'configDriveFromUrlEmpty', { url: text });
+    if (image.length > max) throw imageError('too_large', 'configDriveFromUrlTooLarge', { url: text, size: formatBytes(image.length), max: formatBytes(max) });
     return { image, source: 'url' };
   }
-  const packed = base64Bytes(text, 'value');
-  if (!isGzip(packed)) throw badImageInput('configdrive', 'The config drive value decodes from base64 but is not gzip data; send gzip + base64 of the image.');
-  const image = await inflate(packed, max, 'value');
-  if (image.length === 0) throw badImageInput('configdrive', 'The config drive value inflates to nothing.');
+  const packed = base64Bytes(text);
+  if (!isGzip(packed)) throw imageError('configdrive', 'configDriveValueNotGzip');
+  const image = await inflate(packed, max, null);
+  if (image.length === 0) throw imageError('configdrive', 'configDriveValueEmpty');
   return { image, source: 'encoded' };
 }
 

@@ -25,7 +25,7 @@
  * It lives in protocol/ because the conductor's inspection and the agent (which picks the disk to write an
  * image to, IPA's `get_os_install_device`) must choose the same disk from the same hints.
  */
-import { IngotError } from '../../shared/errors.js';
+import { errorMessage, IngotError, type ErrorCode, type FailArgs, type MessageId } from '../../shared/errors.js';
 
 /** The hint names Ironic accepts, with their types. */
 export const ROOT_DEVICE_HINTS = {
@@ -62,14 +62,20 @@ export interface HintDisk {
   by_path?: string | null;
 }
 
-/** Bad root device hints; the message names the hint and says what is wrong. */
+/** Bad root device hints; the message (of `messages/protocol.ts`) names the hint and says what is wrong. */
 export class RootDeviceHintError extends IngotError {
   readonly hintName: string | null;
 
-  constructor(hint: string | null, message: string) {
-    super('InvalidParameterValue', message);
+  /** `rendered` is what `errorMessage(id, values)` gives; {@link hintError} builds one from the id. */
+  constructor(hint: string | null, rendered: { code: ErrorCode; message: string }) {
+    super(rendered.code, rendered.message);
     this.hintName = hint;
   }
+}
+
+/** The RootDeviceHintError about hint `hint` of message `id` with `values`. */
+function hintError<M extends MessageId>(hint: string | null, id: M, ...args: FailArgs<M>): RootDeviceHintError {
+  return new RootDeviceHintError(hint, errorMessage(id, ...args));
 }
 
 const GIB = 2 ** 30;
@@ -105,15 +111,15 @@ function parseBoolean(name: string, value: unknown): boolean {
   const word = String(value).trim().toLowerCase();
   if ((typeof value === 'string' || typeof value === 'number') && TRUE_WORDS.has(word)) return true;
   if ((typeof value === 'string' || typeof value === 'number') && FALSE_WORDS.has(word)) return false;
-  throw new RootDeviceHintError(name, `Root device hint "${name}" is not a Boolean value. Current value: ${JSON.stringify(value)}`);
+  throw hintError(name, 'rootDeviceHintNotBoolean', { hint: name, value: String(JSON.stringify(value)) });
 }
 
 function parseSizeValue(expression: unknown, word: string): number {
   if (!/^[+-]?\d+$/.test(word)) {
-    throw new RootDeviceHintError('size', `Root device hint "size" is not an integer value. Current value: ${JSON.stringify(expression)}`);
+    throw hintError('size', 'rootDeviceHintSizeNotInteger', { value: String(JSON.stringify(expression)) });
   }
   const n = Number(word);
-  if (n <= 0) throw new RootDeviceHintError('size', `Root device hint "size" should be a positive integer. Current value: ${JSON.stringify(expression)}`);
+  if (n <= 0) throw hintError('size', 'rootDeviceHintSizeNotPositive', { value: String(JSON.stringify(expression)) });
   return n;
 }
 
@@ -121,25 +127,25 @@ function orValues(name: string, expression: unknown, rest: string): string[] {
   // `<or> a <or> b`: the first operator is already gone. Empty alternatives (a trailing `<or>`) are
   // dropped, as Ironic's split does.
   const values = rest.split('<or>').map((v) => v.trim()).filter((v) => v !== '');
-  if (values.length === 0) throw new RootDeviceHintError(name, `Root device hint "${name}": <or> needs at least one value. Current value: ${JSON.stringify(expression)}`);
+  if (values.length === 0) throw hintError(name, 'rootDeviceHintOrEmpty', { hint: name, value: String(JSON.stringify(expression)) });
   return values;
 }
 
 function parseSize(expression: unknown): ParsedHint {
   if (typeof expression !== 'number' && typeof expression !== 'string') {
-    throw new RootDeviceHintError('size', `Root device hint "size" must be an integer or a string with an operator. Current value: ${JSON.stringify(expression)}`);
+    throw hintError('size', 'rootDeviceHintSizeType', { value: String(JSON.stringify(expression)) });
   }
   const text = String(expression).trim().toLowerCase();
-  if (!text) throw new RootDeviceHintError('size', 'Root device hint "size" expression is empty');
+  if (!text) throw hintError('size', 'rootDeviceHintEmpty', { hint: 'size' });
   const { op, rest } = splitOperator(text);
   if (op === '<range-in>') {
     const m = /^([[(])\s*(\S+?)\s+(\S+?)\s*([\])])$/.exec(rest);
     const low = Number(m?.[2]);
     const high = Number(m?.[3]);
     if (!m || !Number.isFinite(low) || !Number.isFinite(high)) {
-      throw new RootDeviceHintError('size', `Root device hint "size": <range-in> needs two numbers in brackets, e.g. "<range-in> [ 10 20 ]" or "<range-in> ( 10 20 ]". Current value: ${JSON.stringify(expression)}`);
+      throw hintError('size', 'rootDeviceHintRangeInvalid', { value: String(JSON.stringify(expression)) });
     }
-    if (low > high) throw new RootDeviceHintError('size', `Root device hint "size": the first <range-in> bound must not exceed the second. Current value: ${JSON.stringify(expression)}`);
+    if (low > high) throw hintError('size', 'rootDeviceHintRangeReversed', { value: String(JSON.stringify(expression)) });
     return { name: 'size', kind: 'range', low, high, lowInclusive: m[1] === '[', highInclusive: m[4] === ']' };
   }
   if (op === '<or>') {
@@ -147,27 +153,27 @@ function parseSize(expression: unknown): ParsedHint {
     return { name: 'size', kind: 'number-or', values };
   }
   if (op === '' || NUMBER_OPS.has(op)) {
-    if (!rest) throw new RootDeviceHintError('size', `Root device hint "size": operator ${op} needs a value`);
+    if (!rest) throw hintError('size', 'rootDeviceHintNeedsValue', { hint: 'size', op });
     return { name: 'size', kind: 'number', op: (op || '==') as NumberOperator, value: parseSizeValue(expression, rest) };
   }
-  throw new RootDeviceHintError('size', `Root device hint "size": operator ${op} does not apply to numbers; use one of =, ==, !=, >=, >, <=, <, <or>, <range-in>`);
+  throw hintError('size', 'rootDeviceHintSizeOperator', { op });
 }
 
 function parseString(name: RootDeviceHintName, expression: unknown): ParsedHint {
   if (typeof expression !== 'string') {
-    throw new RootDeviceHintError(name, `Root device hint "${name}" is not a string value. Hint expression: ${JSON.stringify(expression)}`);
+    throw hintError(name, 'rootDeviceHintNotString', { hint: name, value: String(JSON.stringify(expression)) });
   }
   const text = expression.trim().toLowerCase();
-  if (!text) throw new RootDeviceHintError(name, `Root device hint "${name}" expression is empty`);
+  if (!text) throw hintError(name, 'rootDeviceHintEmpty', { hint: name });
   const { op, rest } = splitOperator(text);
-  if (op && !rest) throw new RootDeviceHintError(name, `Root device hint "${name}": operator ${op} needs a value`);
+  if (op && !rest) throw hintError(name, 'rootDeviceHintNeedsValue', { hint: name, op });
   if (op === '<or>') {
     return { name, kind: 'string-or', values: orValues(name, expression, rest).map(pyQuote) };
   }
   if (op === '<all-in>') return { name, kind: 'all-in', values: rest.split(/\s+/).map(pyQuote) };
   if (op === '') return { name, kind: 'string', op: 's==', value: pyQuote(text) };
   if (STRING_OPS.has(op)) return { name, kind: 'string', op: op as StringOperator, value: pyQuote(rest) };
-  throw new RootDeviceHintError(name, `Root device hint "${name}": operator ${op} does not apply to strings; use one of s==, s!=, s>=, s>, s<=, s<, <in>, <or>, <all-in>`);
+  throw hintError(name, 'rootDeviceHintStringOperator', { hint: name, op });
 }
 
 /**
@@ -178,13 +184,13 @@ function parseString(name: RootDeviceHintName, expression: unknown): ParsedHint 
 export function parseRootDeviceHints(hints: unknown): ParsedHint[] | null {
   if (hints === undefined || hints === null) return null;
   if (typeof hints !== 'object' || Array.isArray(hints)) {
-    throw new RootDeviceHintError(null, `Root device hints must be a dict of hint name -> expression, got ${JSON.stringify(hints)}`);
+    throw hintError(null, 'rootDeviceHintsNotDict', { value: String(JSON.stringify(hints)) });
   }
   const entries = Object.entries(hints as Record<string, unknown>);
   if (entries.length === 0) return null;
   const invalid = entries.map(([k]) => k).filter((k) => !(k in ROOT_DEVICE_HINTS));
   if (invalid.length > 0) {
-    throw new RootDeviceHintError(invalid[0]!, `The hints "${invalid.join(', ')}" are invalid. Valid hints are: "${Object.keys(ROOT_DEVICE_HINTS).join(', ')}"`);
+    throw hintError(invalid[0]!, 'rootDeviceHintsUnknown', { hints: invalid.join(', '), valid: Object.keys(ROOT_DEVICE_HINTS).join(', ') });
   }
   return entries.map(([key, expression]) => {
     const name = key as RootDeviceHintName;

@@ -22,10 +22,7 @@ export function isValidTrait(trait: unknown): trait is string {
 /** Throws InvalidParameterValue for an invalid trait name; returns the name. */
 export function checkTrait(trait: unknown): string {
   if (!isValidTrait(trait)) {
-    throw fail(
-      'InvalidParameterValue',
-      `Invalid trait ${JSON.stringify(trait)}. A valid trait must be no longer than 255 characters. Standard traits are defined in the os_traits library. A custom trait must start with the prefix CUSTOM_ and use the following characters: A-Z, 0-9 and _`,
-    );
+    throw fail('traitInvalid', { trait: String(JSON.stringify(trait)) });
   }
   return trait;
 }

@@ -45,7 +45,7 @@ export const AGENT_MESSAGES = {
   agentCommandUnknown: { code: 'InvalidParameterValue', text: 'Unknown command: {command}' },
   agentExtensionNotFound: { code: 'NotFound', text: 'Extension with id {id} not found.' },
   agentCommandResultNotFound: { code: 'NotFound', text: 'Command Result with id {id} not found.' },
-  agentBusy: { code: 'InvalidState', text: 'executing command {command}' },
+  agentCommandRunning: { code: 'InvalidState', text: 'executing command {command}' },
 
   // agent/extensions/clean.ts, deploy.ts (InvalidCommandParamsError, CleaningError, DeploymentError,
   // CleanVersionMismatch / VersionMismatch; {kind} is "clean" or "deploy")
@@ -69,7 +69,7 @@ export const AGENT_MESSAGES = {
   imageFieldMissing: { code: 'InvalidParameterValue', text: 'Image is missing \'{field}\' field.' },
   imageUrlsInvalid: { code: 'InvalidParameterValue', text: 'Image \'urls\' must be a list with at least one element.' },
   imageFieldNotString: { code: 'InvalidParameterValue', text: 'Image \'{field}\' must be a non-empty string.' },
-  imageChecksumMissing: { code: 'InvalidParameterValue', text: 'Image checksum is not available, either the \'checksum\' field or the \'os_hash_algo\' and \'os_hash_value\' fields pair must be set for image verification.' },
+  agentImageChecksumMissing: { code: 'InvalidParameterValue', text: 'Image checksum is not available, either the \'checksum\' field or the \'os_hash_algo\' and \'os_hash_value\' fields pair must be set for image verification.' },
   imageChecksumUnverifiable: { code: 'InvalidParameterValue', text: 'Unable to verify image {image} with available checksums. Please make sure the specified \'os_hash_algo\' (currently {algo}) is supported by this ramdisk, or provide a md5 checksum via the \'checksum\' field' },
   imageMd5Refused: { code: 'InvalidParameterValue', text: 'Image {image} can only be verified with MD5, which the conductor does not allow (agent_md5_checksum_enable is false); give os_hash_algo sha256 or sha512.' },
 

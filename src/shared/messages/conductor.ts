@@ -9,7 +9,6 @@ export const CONDUCTOR_MESSAGES = {
   agentCallbackUrlChanged: { code: 'InvalidParameterValue', text: 'Detected change in ramdisk provided "callback_url".' },
 
   // conductor/agent-image.ts ({format} is the image's disk format, or "non-raw")
-  imageSourceMissing: { code: 'MissingParameterValue', text: 'Node {node} is missing instance_info.image_source.' },
   imageNeedsHttpServer: {
     code: 'ConfigInvalid',
     text: 'The image {source} of node {node} must be served to the agent by Ingot (a file:// or {format} image, or images.download_source = local), which needs the HTTP boot server: set [boot] http_enabled and http_url.',
@@ -57,7 +56,6 @@ export const CONDUCTOR_MESSAGES = {
     code: 'InvalidState',
     text: 'Can not delete node "{node}" while it is in provision state "{state}". Valid provision states to perform deletion are: "{valid}", or set the node into maintenance mode',
   },
-  invalidBootDevice: { code: 'InvalidParameterValue', text: 'Invalid boot device {device} specified, supported are {supported}.' },
 
   // conductor/traits.ts and local-client.ts
   traitsTooMany: { code: 'InvalidParameterValue', text: 'Could not set traits for node {node}: at most {max} traits are allowed, got {count}.' },
@@ -123,11 +121,7 @@ export const CONDUCTOR_MESSAGES = {
     text: 'image_download_source swift needs an Object Storage (Swift) service, which Ingot does not use; use http',
   },
 
-  // conductor/flows/power.ts and power-guard.ts ({action} is "power off" or "soft power off")
-  powerOffDisabled: {
-    code: 'InvalidState',
-    text: 'Failed to set node power state to {action}: node {node} has disable_power_off set, so Ingot never powers it off. Use "rebooting" to restart it, or set disable_power_off to false (API 1.95) to allow powering it off.',
-  },
+  // conductor/flows/power.ts (the disable_power_off refusal is domain.ts's powerOffRefused)
   powerStateNotSupported: {
     code: 'InvalidParameterValue',
     text: 'The requested power state "{state}" is not supported by the power interface "{iface}" of node {node}. Supported: {supported}.',

@@ -17,6 +17,8 @@ import { CONFIG_MESSAGES } from './config.js';
 import { DB_MESSAGES } from './db.js';
 import { DOMAIN_MESSAGES } from './domain.js';
 import { DRIVERS_MESSAGES } from './drivers.js';
+import { DRIVERS_IPMI_MESSAGES } from './drivers-ipmi.js';
+import { DRIVERS_REDFISH_MESSAGES } from './drivers-redfish.js';
 import { IMAGES_MESSAGES } from './images.js';
 import { INSPECTION_MESSAGES } from './inspection.js';
 import { LAB_MESSAGES } from './lab.js';
@@ -27,7 +29,7 @@ import { CODE_MESSAGES } from './code-messages.js';
 
 export type { MessageSpec, MessageTable } from './table.js';
 
-/** The tables by the folder of `src/` that raises them (a test checks that no id is in two). */
+/** The tables by the folder of `src/` that raises them, `drivers/` in three (a test checks that no id is in two). */
 export const MESSAGE_TABLES = {
   agent: AGENT_MESSAGES,
   api: API_MESSAGES,
@@ -39,6 +41,8 @@ export const MESSAGE_TABLES = {
   db: DB_MESSAGES,
   domain: DOMAIN_MESSAGES,
   drivers: DRIVERS_MESSAGES,
+  'drivers-ipmi': DRIVERS_IPMI_MESSAGES,
+  'drivers-redfish': DRIVERS_REDFISH_MESSAGES,
   images: IMAGES_MESSAGES,
   inspection: INSPECTION_MESSAGES,
   lab: LAB_MESSAGES,
@@ -60,6 +64,8 @@ export const MESSAGES = {
   ...DB_MESSAGES,
   ...DOMAIN_MESSAGES,
   ...DRIVERS_MESSAGES,
+  ...DRIVERS_IPMI_MESSAGES,
+  ...DRIVERS_REDFISH_MESSAGES,
   ...IMAGES_MESSAGES,
   ...INSPECTION_MESSAGES,
   ...LAB_MESSAGES,
