@@ -92,9 +92,9 @@ describe('the same mistake reads the same wherever it is made', () => {
 
   it('a resource a parameter names that does not exist: its not-found message, answered 400 as Ironic does', async () => {
     const before = await counts();
-    expect(await answer('POST', '/v1/nodes', { driver: 'fake-hardware', chassis_uuid: missing })).toEqual({ status: 400, code: 'InvalidParameterValue', text: `Chassis ${missing} could not be found.` });
-    expect(await answer('POST', '/v1/ports', { address: '52:54:00:00:00:01', node_uuid: missing })).toEqual({ status: 400, code: 'InvalidParameterValue', text: `Node ${missing} could not be found.` });
-    expect(await answer('GET', '/v1/ports?node=no-such-node')).toEqual({ status: 400, code: 'InvalidParameterValue', text: 'Node no-such-node could not be found.' });
+    expect(await answer('POST', '/v1/nodes', { driver: 'fake-hardware', chassis_uuid: missing })).toEqual({ status: 400, code: 'ChassisNotFound', text: `Chassis ${missing} could not be found.` });
+    expect(await answer('POST', '/v1/ports', { address: '52:54:00:00:00:01', node_uuid: missing })).toEqual({ status: 400, code: 'NodeNotFound', text: `Node ${missing} could not be found.` });
+    expect(await answer('GET', '/v1/ports?node=no-such-node')).toEqual({ status: 400, code: 'NodeNotFound', text: 'Node no-such-node could not be found.' });
     expect(await counts()).toEqual(before);
   });
 

@@ -3,7 +3,7 @@
  * JSON document `{"faultcode": "Client"|"Server", "faultstring": "...", "debuginfo": null}`.
  * `toApiError` turns anything thrown (IngotError, fastify's own errors, bugs) into a status and message.
  */
-import { errorMessage, fail, IngotError, type ErrorCode, type FailArgs, type MessageId } from '../shared/errors.js';
+import { fail, IngotError } from '../shared/errors.js';
 
 /** The envelope body for `status` and `message`. */
 export function errorBody(status: number, message: string): { error_message: string } {
@@ -25,16 +25,6 @@ interface FastifyLikeError {
   code?: string;
   statusCode?: number;
   message?: string;
-}
-
-/**
- * Message `id` raised under `code` rather than its own. Ironic answers some errors with another status
- * than their class has: a resource named by a request parameter that does not exist is a 400, not a
- * 404 (it sets `e.code = BAD_REQUEST` on the NotFound), and one message answers 404 to a GET and 405 to
- * the other methods (`validation.api_version(exception_class=…)`).
- */
-export function failAs<M extends MessageId>(code: ErrorCode, id: M, ...args: FailArgs<M>): IngotError {
-  return new IngotError(code, errorMessage(id, ...args).message, args[1]);
 }
 
 function fromIngotError(err: IngotError): ApiError {

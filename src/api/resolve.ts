@@ -7,7 +7,6 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { NodeRingKey } from '../conductor/client.js';
 import type { Node, Port } from '../domain/node.js';
 import { fail, IngotError } from '../shared/errors.js';
-import { failAs } from './errors.js';
 import { isUuid, normalizeUuid } from '../shared/ids.js';
 import type { ApiDeps } from './context.js';
 import { parseVersion } from './microversion.js';
@@ -129,7 +128,7 @@ export async function getNodeParam(deps: ApiDeps, ident: string, minor: number):
   try {
     return await getNode(deps, ident, minor);
   } catch (err) {
-    if (err instanceof IngotError && err.code === 'NodeNotFound') throw failAs('InvalidParameterValue', 'NodeNotFound', { node: ident });
+    if (err instanceof IngotError && err.code === 'NodeNotFound') throw fail('NodeNotFound', { node: ident }, { status: 400 });
     throw err;
   }
 }
@@ -182,7 +181,7 @@ export async function chassisIdFor(deps: ApiDeps, value: unknown): Promise<numbe
   try {
     return (await deps.store.chassis.get(uuid)).id;
   } catch (err) {
-    if (err instanceof IngotError && err.code === 'ChassisNotFound') throw failAs('InvalidParameterValue', 'ChassisNotFound', { chassis: uuid });
+    if (err instanceof IngotError && err.code === 'ChassisNotFound') throw fail('ChassisNotFound', { chassis: uuid }, { status: 400 });
     throw err;
   }
 }

@@ -10,7 +10,7 @@ import { IMPLEMENTATIONS } from '../drivers/implementations.js';
 import type { PowerInterface } from '../drivers/interfaces/power.js';
 import { createDriverRegistry } from '../drivers/registry.js';
 import { isoTime } from '../shared/clock.js';
-import { fail } from '../shared/errors.js';
+import { IngotError } from '../shared/errors.js';
 import { checkWaitTimeoutsOnce } from './periodics/timeouts.js';
 import { reapDeadConductorsOnce } from './periodics/dead-conductors.js';
 import { recoverPowerFailuresOnce, syncPowerStatesOnce } from './periodics/power-sync.js';
@@ -137,7 +137,7 @@ describe('error handlers', () => {
 
 function brokenPower(): PowerInterface {
   const boom = async (): Promise<never> => {
-    throw fail('DriverOperationError', 'BMC unreachable');
+    throw new IngotError('DriverOperationError', 'BMC unreachable');
   };
   return { ...fakePower(), setPowerState: boom, reboot: boom, getPowerState: boom };
 }

@@ -36,8 +36,7 @@ export class LocalConductorClient implements ConductorClient {
     const group = values.conductor_group ?? '';
     const fields = this.ctx.registry.resolve(values.driver, values, group);
     if (!this.ctx.rings.hostFor({ uuid: values.uuid ?? '', driver: values.driver, conductor_group: group })) {
-      // NOTE: the reason reads as the driver registry's (drivers/registry.ts) for the same refusal.
-      throw fail('NoValidHost', { reason: `No conductor service registered which supports driver ${values.driver} for conductor group "${group}".` });
+      throw fail('noConductorForDriver', { driver: values.driver, group });
     }
     const state = values.provision_state ?? S.ENROLL;
     if (!CREATE_STATES.has(state)) throw fail('nodeCreateState', { state });

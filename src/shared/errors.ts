@@ -23,6 +23,11 @@ export type MessageValues<T extends string> = { readonly [K in Placeholders<T>]:
 /** What an error may carry besides its message. */
 export interface ErrorOptions {
   cause?: unknown;
+  /**
+   * The HTTP status to answer instead of the code's, as Ironic's exceptions take `code=`: a resource named
+   * by a request parameter that does not exist is a 400, not its class's 404.
+   */
+  status?: number;
 }
 
 /** The arguments after the id: the values when the message needs some, then the options. */
@@ -36,10 +41,10 @@ export class IngotError extends Error {
   readonly status: number;
 
   constructor(code: ErrorCode, message: string, options?: ErrorOptions) {
-    super(message, options);
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = code;
     this.code = code;
-    this.status = ERRORS[code].status;
+    this.status = options?.status ?? ERRORS[code].status;
   }
 
   /** What the operator can do about it. */
@@ -64,15 +69,10 @@ export function errorMessage<M extends MessageId>(id: M, ...[values]: FailArgs<M
 
 /** The error of message `id` with `values`: `throw fail('NodeNotFound', { node: ident })`. */
 export function fail<M extends MessageId>(id: M, ...args: FailArgs<M>): IngotError;
-/**
- * @deprecated A code and a sentence: being replaced by a message of `messages/` (the overload above).
- */
-export function fail(code: ErrorCode, message: string, options?: ErrorOptions): IngotError;
-export function fail(id: string, second?: string | Readonly<Record<string, MessageValue>>, options?: ErrorOptions): IngotError {
-  if (typeof second === 'string') return new IngotError(id as ErrorCode, second, options);
+export function fail(id: string, values?: Readonly<Record<string, MessageValue>>, options?: ErrorOptions): IngotError {
   const spec = (MESSAGES as Readonly<Record<string, { code: ErrorCode; text: string }>>)[id];
   if (!spec || !Object.hasOwn(MESSAGES, id)) return new IngotError('Internal', `No error message "${id}".`, options);
-  return new IngotError(spec.code, render(spec.text, second), options);
+  return new IngotError(spec.code, render(spec.text, values), options);
 }
 
 /** The message of anything thrown, for `last_error` and logs. */

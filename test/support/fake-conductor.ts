@@ -13,7 +13,7 @@ import {
   INTERFACES, type BootDevice, type BootMode, type InterfaceName, type JsonObject, type Node, type Port, type Portgroup, type VmediaDeviceType,
 } from '../../src/domain/node.js';
 import { DELETE_ALLOWED_STATES, STATES, transition, VERBS, type ProvisionState, type ProvisionVerb } from '../../src/domain/states.js';
-import { fail } from '../../src/shared/errors.js';
+import { fail, IngotError } from '../../src/shared/errors.js';
 
 const DRIVERS = ['fake-hardware', 'manual-management'];
 
@@ -28,13 +28,13 @@ export class FakeConductor implements ConductorClient {
 
   async createNode(values: NodeCreate): Promise<Node> {
     this.calls.push('createNode');
-    if (!DRIVERS.includes(values.driver)) throw fail('NoValidHost', `No valid host was found. Reason: No conductor service registered which supports driver ${values.driver}.`);
+    if (!DRIVERS.includes(values.driver)) throw fail('noConductorForDriver', { driver: values.driver, group: values.conductor_group ?? '' });
     return this.store.nodes.create(values);
   }
 
   async updateNode(ident: string, changes: NodeChanges): Promise<Node> {
     this.calls.push('updateNode');
-    if (changes.driver !== undefined && !DRIVERS.includes(changes.driver)) throw fail('NoValidHost', `No conductor supports driver ${changes.driver}.`);
+    if (changes.driver !== undefined && !DRIVERS.includes(changes.driver)) throw fail('noConductorForDriver', { driver: changes.driver, group: '' });
     return this.store.nodes.update((await this.store.nodes.get(ident)).uuid, changes);
   }
 
@@ -42,7 +42,7 @@ export class FakeConductor implements ConductorClient {
     this.calls.push('destroyNode');
     const node = await this.store.nodes.get(ident);
     if (!DELETE_ALLOWED_STATES.includes(node.provision_state) && !node.maintenance) {
-      throw fail('InvalidState', `Can not delete node "${node.uuid}" while it is in provision state "${node.provision_state}". Valid provision states to perform deletion are: ${DELETE_ALLOWED_STATES.join(', ')}, or the node must be in maintenance mode.`);
+      throw fail('nodeDeleteState', { node: node.uuid, state: node.provision_state, valid: `(${DELETE_ALLOWED_STATES.map((s) => `'${s}'`).join(', ')})` });
     }
     await this.store.nodes.delete(node.uuid);
   }
@@ -58,7 +58,7 @@ export class FakeConductor implements ConductorClient {
     const node = await this.store.nodes.get(ident);
     let state: ProvisionState | undefined = transition(node.provision_state, VERBS[verb].event);
     if (!state) {
-      throw fail('InvalidStateRequested', `The requested action "${verb}" can not be performed on node "${node.uuid}" while it is in state "${node.provision_state}".`);
+      throw fail('InvalidStateRequested', { action: verb, node: node.uuid, state: node.provision_state });
     }
     // Run to the next stable state at once: done (or clean, after deleting).
     for (let i = 0; i < 5 && !STATES[state].stable; i++) state = transition(state, 'done') ?? transition(state, 'clean') ?? state;
@@ -97,17 +97,17 @@ export class FakeConductor implements ConductorClient {
   }
 
   async lookupAgent(): Promise<AgentLookup> {
-    throw fail('NodeNotFound', 'the fake conductor serves no agents');
+    throw new IngotError('NodeNotFound', 'the fake conductor serves no agents');
   }
 
   async agentHeartbeat(): Promise<void> {
-    throw fail('NodeNotFound', 'the fake conductor serves no agents');
+    throw new IngotError('NodeNotFound', 'the fake conductor serves no agents');
   }
 
   async injectNmi(ident: string): Promise<void> {
     const node = await this.store.nodes.get(ident);
     this.calls.push('injectNmi');
-    if (node.driver === 'manual-management') throw fail('UnsupportedDriverExtension', `Driver ${node.driver} does not support inject_nmi (disabled or not implemented).`);
+    if (node.driver === 'manual-management') throw fail('UnsupportedDriverExtension', { driver: node.driver, extension: 'inject_nmi' });
     this.nmis.set(node.uuid, (this.nmis.get(node.uuid) ?? 0) + 1);
   }
 
@@ -116,7 +116,7 @@ export class FakeConductor implements ConductorClient {
     const node = await this.store.nodes.get(ident);
     this.calls.push(`setBootMode:${mode}`);
     refuseWhileTransitioning(node, 'boot mode');
-    if (node.driver === 'manual-management') throw fail('UnsupportedDriverExtension', `Driver ${node.driver} does not support set_boot_mode (disabled or not implemented).`);
+    if (node.driver === 'manual-management') throw fail('UnsupportedDriverExtension', { driver: node.driver, extension: 'set_boot_mode' });
     await this.store.nodes.update(node.uuid, { boot_mode: mode, last_error: null });
   }
 
@@ -124,7 +124,7 @@ export class FakeConductor implements ConductorClient {
     const node = await this.store.nodes.get(ident);
     this.calls.push(`setSecureBoot:${enabled}`);
     refuseWhileTransitioning(node, 'secure boot state');
-    throw fail('UnsupportedDriverExtension', `Driver ${node.driver} does not support set_secure_boot_state (disabled or not implemented).`);
+    throw fail('UnsupportedDriverExtension', { driver: node.driver, extension: 'set_secure_boot_state' });
   }
 
   /** Attached images per node UUID and device type; manual-management nodes have no virtual media. */
@@ -132,7 +132,7 @@ export class FakeConductor implements ConductorClient {
 
   private async vmediaOf(ident: string, extension: string): Promise<Map<VmediaDeviceType, string>> {
     const node = await this.store.nodes.get(ident);
-    if (node.driver === 'manual-management') throw fail('UnsupportedDriverExtension', `Driver ${node.driver} does not support ${extension} (disabled or not implemented).`);
+    if (node.driver === 'manual-management') throw fail('UnsupportedDriverExtension', { driver: node.driver, extension });
     const media = this.vmedia.get(node.uuid) ?? new Map<VmediaDeviceType, string>();
     this.vmedia.set(node.uuid, media);
     return media;
@@ -209,7 +209,7 @@ export class FakeConductor implements ConductorClient {
   }
 
   async getDriver(name: string): Promise<DriverInfo> {
-    if (!DRIVERS.includes(name)) throw fail('DriverNotFound', `Could not find the following driver(s) or hardware type(s): ${name}.`);
+    if (!DRIVERS.includes(name)) throw fail('DriverNotFound', { driver_name: name });
     return this.driver(name);
   }
 

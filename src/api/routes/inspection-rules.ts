@@ -11,7 +11,6 @@ import type { InspectionRuleChanges } from '../../db/store.js';
 import { checkInspectionRuleBody, type InspectionRuleInput } from '../../inspection/rules/index.js';
 import { fail } from '../../shared/errors.js';
 import type { ApiDeps } from '../context.js';
-import { failAs } from '../errors.js';
 import { baseUrl, buildUrl, selfLinks } from '../links.js';
 import { applyPatch, parsePatch } from '../patch.js';
 import { checkFieldsExist, nextLink, one, parseLimit, parseSortDir, returnFields, type Query } from '../query.js';
@@ -77,8 +76,7 @@ export function inspectionRuleRoutes(app: FastifyInstance, deps: ApiDeps): void 
   const gate = (req: FastifyRequest) => {
     if (req.apiMinor >= INSPECTION_RULES_MINOR) return;
     // As Ironic: 404 to a GET, 405 to the other methods, with one message.
-    if (req.method === 'GET') throw fail('inspectionRulesNeedVersion');
-    throw failAs('MethodNotAllowed', 'inspectionRulesNeedVersion');
+    throw fail('inspectionRulesNeedVersion', {}, req.method === 'GET' ? {} : { status: 405 });
   };
   const base = (req: FastifyRequest) => baseUrl(req, deps.config.public_url);
 

@@ -20,7 +20,6 @@ import { nextLink, one, parseLimit, parseSortDir, returnFields, type Query } fro
 import { toBool } from '../../shared/strict-bool.js';
 import { ownerIndex, PORT_DEFAULT_FIELDS, PORT_FIELDS, portForVersion, portView } from '../serialize/port.js';
 import { pick, planFields } from '../serialize/resource.js';
-import { failAs } from '../errors.js';
 import { checkBody, checkChanged } from '../validate.js';
 
 type PortParams = { Params: { port: string } };
@@ -40,7 +39,7 @@ async function portgroupIdFor(deps: ApiDeps, value: unknown, nodeId: number): Pr
   try {
     pg = await deps.store.portgroups.get(uuid);
   } catch (err) {
-    if (err instanceof IngotError && err.code === 'PortgroupNotFound') throw failAs('InvalidParameterValue', 'PortgroupNotFound', { portgroup: uuid });
+    if (err instanceof IngotError && err.code === 'PortgroupNotFound') throw fail('PortgroupNotFound', { portgroup: uuid }, { status: 400 });
     throw err;
   }
   if (pg.node_id !== nodeId) throw fail('portgroupOfOtherNode');

@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fail } from '../../shared/errors.js';
+import { IngotError } from '../../shared/errors.js';
 import { DnsmasqProvider, type DnsmasqProviderOptions } from './dnsmasq-provider.js';
 import { dhcpProviderConformance } from './provider.case.js';
 import type { DhcpOption } from './provider.js';
@@ -222,7 +222,7 @@ describe('dnsmasq provider: restart', () => {
 describe('dnsmasq provider: a dnsmasq that is down', () => {
   it('writes the change, then fails with the liveness check error', async () => {
     let up = true;
-    const p = await open({ checkAlive: () => { if (!up) throw fail('DriverOperationError', 'dnsmasq is not running'); } });
+    const p = await open({ checkAlive: () => { if (!up) throw new IngotError('DriverOperationError', 'dnsmasq is not running'); } });
     await p.updatePortOptions(NODE_A, [port(A1)], BOOT);
     up = false;
     await expect(p.updatePortOptions(NODE_B, [port(B1)], BOOT)).rejects.toMatchObject({ name: 'DriverOperationError' });
