@@ -1,4 +1,4 @@
-// Lint rules for Ingot, including the layer boundaries of DESIGN.md §2: each folder of src/ may
+// Lint rules for Ingot, including the layer boundaries of docs/architecture.md ("The layout of src/"): each folder of src/ may
 // import only the layers listed for it below (dependencies point one way).
 import path from 'node:path';
 import js from '@eslint/js';
@@ -45,8 +45,8 @@ const boundaries = {
   meta: {
     type: 'problem',
     messages: {
-      forbidden: "layer '{{from}}' may not import layer '{{to}}' (DESIGN.md §2)",
-      contract: "layer '{{from}}' may import of '{{to}}' only {{only}}: the rest is the {{to}}'s inside, which the {{from}} reaches through that contract alone, so it can run in another process (DESIGN.md §1)",
+      forbidden: "layer '{{from}}' may not import layer '{{to}}' (docs/architecture.md, the layout of src/)",
+      contract: "layer '{{from}}' may import of '{{to}}' only {{only}}: the rest is the {{to}}'s inside, which the {{from}} reaches through that contract alone, so it can run in another process (docs/architecture.md, the conductor contract)",
     },
   },
   create(context) {

@@ -1,5 +1,5 @@
 /**
- * The layer rule of eslint.config.js (DESIGN.md §2) catches imports against the dependency direction, and
+ * The layer rule of eslint.config.js (docs/architecture.md) catches imports against the dependency direction, and
  * its table (`LAYERS`) is the one docs/architecture.md shows.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -19,7 +19,7 @@ async function boundaryErrors(file: string, code: string): Promise<string[]> {
 describe('layer boundaries', () => {
   it('refuses the CLI importing the database layer', async () => {
     const errors = await boundaryErrors('src/cli/probe.ts', "import type { Store } from '../db/store.js';\nexport type X = Store;\n");
-    expect(errors).toEqual(["layer 'cli' may not import layer 'db' (DESIGN.md §2)"]);
+    expect(errors).toEqual(["layer 'cli' may not import layer 'db' (docs/architecture.md, the layout of src/)"]);
   });
 
   it('refuses the domain importing the API, and the agent importing the conductor', async () => {
@@ -30,7 +30,7 @@ describe('layer boundaries', () => {
   it('refuses the API importing any file of the conductor but its contract, and says why', async () => {
     const errors = await boundaryErrors('src/api/probe.ts', "import { refuseWhileTransitioning } from '../conductor/flows/management.js';\nexport const r = refuseWhileTransitioning;\n");
     expect(errors).toEqual([
-      "layer 'api' may import of 'conductor' only conductor/client.ts: the rest is the conductor's inside, which the api reaches through that contract alone, so it can run in another process (DESIGN.md §1)",
+      "layer 'api' may import of 'conductor' only conductor/client.ts: the rest is the conductor's inside, which the api reaches through that contract alone, so it can run in another process (docs/architecture.md, the conductor contract)",
     ]);
     expect(await boundaryErrors('src/api/routes/deep/probe.test.ts', "import { LocalConductorClient } from '../../../conductor/local-client.js';\nexport const L = LocalConductorClient;\n")).toHaveLength(1);
     expect(await boundaryErrors('src/api/probe.ts', "export type { Task } from '../conductor/task.js';\n")).toHaveLength(1);
