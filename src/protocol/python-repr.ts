@@ -9,10 +9,18 @@ export function pythonRepr(value: unknown): string {
   if (value === true) return 'True';
   if (value === false) return 'False';
   if (typeof value === 'string') return reprString(value);
+  if (typeof value === 'number') return pythonNumber(value);
   if (Array.isArray(value)) return `[${value.map(pythonRepr).join(', ')}]`;
   if (typeof value === 'object') {
     return `{${Object.entries(value).map(([k, v]) => `${reprString(k)}: ${pythonRepr(v)}`).join(', ')}}`;
   }
+  return String(value);
+}
+
+/** A number as Python prints a float that is not finite (`nan`, `inf`), or as JavaScript does. */
+export function pythonNumber(value: number): string {
+  if (Number.isNaN(value)) return 'nan';
+  if (!Number.isFinite(value)) return value > 0 ? 'inf' : '-inf';
   return String(value);
 }
 

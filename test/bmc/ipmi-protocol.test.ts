@@ -3,13 +3,14 @@
  * ipmitool cannot show (RAKP 4 refusal, session table behaviour, sequence window, idle timeout, faults).
  */
 import { randomBytes } from 'node:crypto';
-import { createSocket, type Socket } from 'node:dgram';
+import { createSocket } from 'node:dgram';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startIpmiServer, type IpmiServer } from '../../src/bmc/ipmi/server.js';
 import type { Machine, MachineFaults } from '../../src/bmc/machine.js';
 import { simulatedProfile } from '../../src/bmc/profiles.js';
 import { simulatedMachine } from '../../src/bmc/simulated.js';
 import { untilTimersPending } from '../support/fake-timers.js';
+import { UdpInbox } from '../support/udp-inbox.js';
 import {
 
   ASF_TYPE_PING,
@@ -59,35 +60,33 @@ import {
 
 /** A minimal remote console over UDP: one request at a time, answers matched by arrival. */
 class Console {
-  private readonly socket: Socket = createSocket('udp4');
-  private readonly inbox: Buffer[] = [];
-  private waiter: (() => void) | undefined;
+  private udp: UdpInbox<Buffer> | undefined;
   private rqSeq = 0;
   private seq = 0;
   keys?: SessionKeys;
   bmcSessionId = 0;
   consoleSessionId = 0;
 
-  constructor(private readonly port: number) {
-    this.socket.on('message', (msg) => {
-      this.inbox.push(msg);
-      this.waiter?.();
-    });
-  }
+  constructor(private readonly port: number) {}
 
   async bind(): Promise<this> {
-    await new Promise<void>((resolve) => this.socket.bind(0, '127.0.0.1', () => resolve()));
+    this.udp = await UdpInbox.open((msg) => msg);
     return this;
   }
 
+  private get inbox(): UdpInbox<Buffer> {
+    if (!this.udp) throw new Error('the console is not bound: call bind() first');
+    return this.udp;
+  }
+
   close(): void {
-    this.socket.close();
+    void this.udp?.close();
   }
 
   /** Sends `datagram` without waiting for an answer (after forgetting what came before). */
   send(datagram: Buffer): void {
-    this.inbox.length = 0;
-    this.socket.send(datagram, this.port, '127.0.0.1');
+    this.inbox.drain();
+    this.inbox.send(datagram, this.port);
   }
 
   /** Datagrams received since the last send. */
@@ -95,25 +94,10 @@ class Console {
     return this.inbox.length;
   }
 
-  /**
-   * Sends `datagram` and waits for the next datagram back, or undefined after `timeoutMs` (of real time:
-   * tests that fake `Date` or timers still get their answers).
-   */
-  async exchange(datagram: Buffer, timeoutMs = 1500): Promise<Buffer | undefined> {
+  /** Sends `datagram` and waits for the next datagram back, or undefined after `timeoutMs`. */
+  exchange(datagram: Buffer, timeoutMs = 1500): Promise<Buffer | undefined> {
     this.send(datagram);
-    const deadline = performance.now() + timeoutMs;
-    while (this.inbox.length === 0) {
-      const left = deadline - performance.now();
-      if (left <= 0) return undefined;
-      await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, left);
-        this.waiter = () => {
-          clearTimeout(t);
-          resolve();
-        };
-      });
-    }
-    return this.inbox.shift();
+    return this.inbox.next(timeoutMs);
   }
 
   async handshake(payloadType: number, payload: Buffer): Promise<Buffer> {

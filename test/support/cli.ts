@@ -5,18 +5,14 @@
  *
  * Needs `npm run build` (the bin runs `dist/`).
  */
-import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { runProgram, type RunResult } from './run-program.js';
 import { REPO_ROOT } from './server.js';
 
 const BIN = path.join(REPO_ROOT, 'bin', 'ingot.js');
 
 /** The outcome of one CLI run. */
-export interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+export type CliResult = RunResult;
 
 /** Runs `ingot <args>` with `INGOT_URL=url`; resolves when it exits (SIGKILL after `timeoutMs`, default 120 s). */
 export function runCli(url: string, args: string[], timeoutMs = 120_000): Promise<CliResult> {
@@ -26,22 +22,7 @@ export function runCli(url: string, args: string[], timeoutMs = 120_000): Promis
     env[k] = v;
   }
   env['INGOT_URL'] = url;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.once('error', (err) => {
-      clearTimeout(timer);
-      reject(err);
-    });
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+  return runProgram(process.execPath, [BIN, ...args], { cwd: REPO_ROOT, env, timeoutMs });
 }
 
 /** Runs the CLI and requires exit code 0; the error shows both streams. */

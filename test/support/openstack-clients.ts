@@ -5,10 +5,10 @@
  * The endpoint is Ingot started by {@link startServer}, or any running endpoint named by
  * `INGOT_COMPAT_URL` (used to check these expectations against the real Ironic).
  */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runProgram, type RunResult } from './run-program.js';
 import { startServer, type RunningServer } from './server.js';
 import { DIALECTS, type Dialect } from './stores.js';
 
@@ -25,11 +25,7 @@ export const CLIENT_VERSION = '1.82';
 const SCRIPTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'compat');
 
 /** Result of one client run. */
-export interface RunResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+export type { RunResult };
 
 /** An endpoint under test: Ingot started for the test, or an external one. */
 export interface Target {
@@ -77,24 +73,13 @@ function clientEnv(url: string): NodeJS.ProcessEnv {
   };
 }
 
-/** Runs a program to completion with a hard time limit. */
-export function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs = 120_000): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.once('error', (err) => {
-      clearTimeout(timer);
-      reject(new Error(`cannot run ${cmd}: ${err.message}; install Debian's real clients: ${INSTALL_HINT}`));
-    });
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+/** Runs a program to completion with a hard time limit; a missing program fails with the install hint. */
+export async function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs = 120_000): Promise<RunResult> {
+  try {
+    return await runProgram(cmd, args, { env, timeoutMs });
+  } catch (err) {
+    throw new Error(`cannot run ${cmd}: ${(err as Error).message}; install Debian's real clients: ${INSTALL_HINT}`);
+  }
 }
 
 /** Runs `baremetal ARGS` against `url`. */

@@ -1,5 +1,6 @@
 /** A scripted TFTP peer for tests: sends packets by hand and waits for what comes back. */
-import { createSocket, type Socket } from 'node:dgram';
+import type { Socket } from 'node:dgram';
+import { UdpInbox } from '../../../test/support/udp-inbox.js';
 import { decodePacket, encodeAck, type TftpPacket } from './packet.js';
 
 export interface Received {
@@ -8,31 +9,23 @@ export interface Received {
 }
 
 export class RawPeer {
-  readonly socket: Socket;
-  private readonly inbox: Received[] = [];
-  private waiter: (() => void) | undefined;
-  readonly errors: Error[] = [];
-
-  private constructor(socket: Socket) {
-    this.socket = socket;
-    socket.on('message', (msg, rinfo) => {
-      this.inbox.push({ pkt: decodePacket(msg), port: rinfo.port });
-      this.waiter?.();
-    });
-    socket.on('error', (err) => {
-      this.errors.push(err);
-      this.waiter?.();
-    });
-  }
+  private constructor(private readonly udp: UdpInbox<Received>) {}
 
   static async open(): Promise<RawPeer> {
-    const socket = createSocket('udp4');
-    await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
-    return new RawPeer(socket);
+    return new RawPeer(await UdpInbox.open((msg, from) => ({ pkt: decodePacket(msg), port: from.port })));
+  }
+
+  get socket(): Socket {
+    return this.udp.socket;
+  }
+
+  /** Errors the socket raised. */
+  get errors(): Error[] {
+    return this.udp.errors;
   }
 
   send(packet: Buffer, port: number): void {
-    this.socket.send(packet, port, '127.0.0.1');
+    this.udp.send(packet, port);
   }
 
   ack(block: number, port: number): void {
@@ -40,21 +33,8 @@ export class RawPeer {
   }
 
   /** The next packet, or undefined when none comes within `ms`. */
-  async next(ms = 2000): Promise<Received | undefined> {
-    const deadline = Date.now() + ms;
-    while (this.inbox.length === 0) {
-      const left = deadline - Date.now();
-      if (left <= 0) return undefined;
-      await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, left);
-        this.waiter = () => {
-          clearTimeout(t);
-          resolve();
-        };
-      });
-      this.waiter = undefined;
-    }
-    return this.inbox.shift();
+  next(ms = 2000): Promise<Received | undefined> {
+    return this.udp.next(ms);
   }
 
   /** The next packet; fails the test when none comes. */
@@ -78,16 +58,10 @@ export class RawPeer {
   /** Packets received during `ms`, without waiting for any in particular. */
   async collect(ms: number): Promise<Received[]> {
     await new Promise((r) => setTimeout(r, ms));
-    return this.inbox.splice(0);
+    return this.udp.drain();
   }
 
   close(): Promise<void> {
-    return new Promise((resolve) => {
-      try {
-        this.socket.close(() => resolve());
-      } catch {
-        resolve();
-      }
-    });
+    return this.udp.close();
   }
 }

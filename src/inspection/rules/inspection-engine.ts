@@ -21,7 +21,8 @@ import {
   type InspectionRuleInput,
 } from './inspection-rules.js';
 import { compilePyRegex } from './py-regex.js';
-import { isPlainObject, pyCompare, pyEquals, pyIn, pyRepr, pyStr } from './py-values.js';
+import { isPlainObject, pyCompare, pyEquals, pyIn, pyStr } from './py-values.js';
+import { pythonRepr } from '../../protocol/python-repr.js';
 import { formatDeep } from './templating.js';
 import type { RuleLogLevel, RulesContext, RulesResult } from './types.js';
 import { RulesWorkspace } from './workspace.js';
@@ -202,7 +203,7 @@ class RuleRun {
     if (looped) values.item = item;
     const scope = { values, objects: new Set(['node']) };
     const onError = (template: string, error: Error): string => {
-      this.ws.say('warning', this.label, `interpolation failed for ${pyRepr(template)}: ${error.name}: ${error.message}; using it as is`);
+      this.ws.say('warning', this.label, `interpolation failed for ${pythonRepr(template)}: ${error.name}: ${error.message}; using it as is`);
       return template;
     };
     const out: Record<string, unknown> = {};
@@ -228,7 +229,7 @@ function checkCondition(op: InspectionCondition['op'], a: Record<string, unknown
     case 'eq':
     case 'lt':
     case 'gt': {
-      if (!Array.isArray(a.values)) throw new RuleError(`condition ${op}: expected a list for "values", got ${pyRepr(a.values)}`);
+      if (!Array.isArray(a.values)) throw new RuleError(`condition ${op}: expected a list for "values", got ${pythonRepr(a.values)}`);
       const values = a.force_strings ? a.values.map(pyStr) : a.values;
       for (let i = 0; i + 1 < values.length; i++) {
         const [x, y] = [values[i], values[i + 1]];

@@ -12,7 +12,8 @@ import { checkLegacyRule, type LegacyAction, type LegacyCondition, type LegacyRu
 import { ipInNetwork, parseIp, parseNetwork } from './ip-net.js';
 import { compilePyRegex } from './py-regex.js';
 import { FormatError } from './py-format.js';
-import { isPlainObject, pyCompare, pyEquals, pyRepr, pyStr, pyTypeName } from './py-values.js';
+import { isPlainObject, pyCompare, pyEquals, pyStr, pyTypeName } from './py-values.js';
+import { pythonRepr } from '../../protocol/python-repr.js';
 import { formatDeep } from './templating.js';
 import type { RulesContext, RulesResult } from './types.js';
 import { RuleActionError, RulesWorkspace } from './workspace.js';
@@ -84,7 +85,7 @@ function conditionsHold(rule: LegacyRule, data: unknown, node: Node, debug: (msg
       if (cond.multiple === 'first' || (cond.multiple === 'all' && !result) || (cond.multiple === 'any' && result)) break;
     }
     if (!result) {
-      debug(`condition ${cond.field} ${cond.invert ? 'not ' : ''}${cond.op} ${pyRepr(cond.params.value)} failed; rule not applied`);
+      debug(`condition ${cond.field} ${cond.invert ? 'not ' : ''}${cond.op} ${pythonRepr(cond.params.value)} failed; rule not applied`);
       return false;
     }
   }
@@ -127,7 +128,7 @@ function compare(field: unknown, expected: unknown): number {
   try {
     return pyCompare(coerce(field, expected), expected);
   } catch (err) {
-    throw new ConditionError(`cannot compare ${pyRepr(field)} with ${pyRepr(expected)}: ${messageOf(err)}`);
+    throw new ConditionError(`cannot compare ${pythonRepr(field)} with ${pythonRepr(expected)}: ${messageOf(err)}`);
   }
 }
 
@@ -143,7 +144,7 @@ function coerce(field: unknown, expected: unknown): unknown {
   if (typeof field === 'string') {
     const s = field.trim();
     if (integer ? /^[+-]?\d+$/.test(s) : s !== '' && !Number.isNaN(Number(s))) return Number(s);
-    throw new ConditionError(`invalid literal for ${integer ? 'int' : 'float'}(): ${pyRepr(field)}`);
+    throw new ConditionError(`invalid literal for ${integer ? 'int' : 'float'}(): ${pythonRepr(field)}`);
   }
   throw new ConditionError(`${integer ? 'int' : 'float'}() argument must be a string or a number, not '${pyTypeName(field)}'`);
 }
@@ -156,7 +157,7 @@ function runAction(ws: RulesWorkspace, action: LegacyAction, data: unknown): str
       return formatDeep(v, { values: { data } });
     } catch (err) {
       if (err instanceof FormatError) {
-        throw new RuleActionError(`invalid formatting variable key provided in value ${pyRepr(v)}: ${err.message}`);
+        throw new RuleActionError(`invalid formatting variable key provided in value ${pythonRepr(v)}: ${err.message}`);
       }
       throw err;
     }

@@ -7,7 +7,8 @@
  * Supported: `{{` / `}}` escapes, field names with `.attr` and `[key]` parts, `!s` / `!r` / `!a`
  * conversions. A format spec (`{x:>10}`) is refused rather than half-implemented.
  */
-import { isPlainObject, pyRepr, pyStr } from './py-values.js';
+import { isPlainObject, pyStr } from './py-values.js';
+import { pythonRepr } from '../../protocol/python-repr.js';
 
 /** A replacement field could not be resolved; `kind` is the Python exception the original raises. */
 export class FormatError extends Error {
@@ -119,7 +120,7 @@ function renderField(field: string, scope: FormatScope): string {
       return pyStr(value);
     case 'r':
     case 'a':
-      return pyRepr(value);
+      return pythonRepr(value);
     default:
       throw new FormatError('ValueError', `Unknown conversion specifier ${conversion}`);
   }

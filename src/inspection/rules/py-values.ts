@@ -4,6 +4,8 @@
  * element-wise), so a rule must give the same answer here as it did there.
  */
 
+import { pythonRepr } from '../../protocol/python-repr.js';
+
 /** A JSON object, as rules see inspection data, nodes and ports. */
 export type PlainObject = Record<string, unknown>;
 
@@ -17,43 +19,9 @@ export function deepClone<T>(value: T): T {
   return structuredClone(value);
 }
 
-/** Python's `repr()` of a JSON value: `'a'`, `None`, `True`, `[1, 'b']`, `{'k': 'v'}`. */
-export function pyRepr(value: unknown): string {
-  if (typeof value === 'string') return reprString(value);
-  if (Array.isArray(value)) return `[${value.map(pyRepr).join(', ')}]`;
-  if (isPlainObject(value)) {
-    return `{${Object.entries(value).map(([k, v]) => `${reprString(k)}: ${pyRepr(v)}`).join(', ')}}`;
-  }
-  return pyStr(value);
-}
-
-/** Python's `str()` of a JSON value: strings as they are, everything else as {@link pyRepr}. */
+/** Python's `str()` of a JSON value: strings as they are, everything else as `repr()` prints it. */
 export function pyStr(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (value === null || value === undefined) return 'None';
-  if (value === true) return 'True';
-  if (value === false) return 'False';
-  if (typeof value === 'number') {
-    if (Number.isNaN(value)) return 'nan';
-    if (!Number.isFinite(value)) return value > 0 ? 'inf' : '-inf';
-    return String(value);
-  }
-  if (Array.isArray(value) || isPlainObject(value)) return pyRepr(value);
-  return String(value);
-}
-
-function reprString(s: string): string {
-  const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
-  let out = '';
-  for (const ch of s) {
-    if (ch === '\\') out += '\\\\';
-    else if (ch === quote) out += `\\${quote}`;
-    else if (ch === '\n') out += '\\n';
-    else if (ch === '\r') out += '\\r';
-    else if (ch === '\t') out += '\\t';
-    else out += ch;
-  }
-  return `${quote}${out}${quote}`;
+  return typeof value === 'string' ? value : pythonRepr(value);
 }
 
 /** Python `==` on JSON values: no coercion between strings and numbers; containers compare deeply. */
@@ -100,7 +68,7 @@ export function pyCompare(a: unknown, b: unknown): number {
     }
     return na.length - nb.length;
   }
-  throw new TypeError(`cannot order ${pyTypeName(a)} and ${pyTypeName(b)} (${pyRepr(a)} vs ${pyRepr(b)})`);
+  throw new TypeError(`cannot order ${pyTypeName(a)} and ${pyTypeName(b)} (${pythonRepr(a)} vs ${pythonRepr(b)})`);
 }
 
 /** Python's name for the type of a JSON value, for messages. */

@@ -5,7 +5,8 @@
  */
 import type { JsonObject, Node, Port } from '../../domain/node.js';
 import { updateCapabilities } from './capabilities.js';
-import { deepClone, isPlainObject, pyEquals, pyRepr, type PlainObject } from './py-values.js';
+import { deepClone, isPlainObject, pyEquals, type PlainObject } from './py-values.js';
+import { pythonRepr } from '../../protocol/python-repr.js';
 import type { PortChange, RuleLogLevel, RuleLogLine, RulesContext, RulesFailure, RulesResult } from './types.js';
 
 /** An action could not be applied; the engines turn it into a failure naming the rule. */
@@ -90,7 +91,7 @@ export class RulesWorkspace {
   extendPluginData(parts: readonly string[], value: unknown, unique: boolean): void {
     const current = getIn(this.pluginData, parts);
     if (current !== undefined && current !== null && !Array.isArray(current)) {
-      throw new RuleActionError(`cannot extend plugin data ${parts.join('.')}: it is not a list but ${pyRepr(current)}`);
+      throw new RuleActionError(`cannot extend plugin data ${parts.join('.')}: it is not a list but ${pythonRepr(current)}`);
     }
     const list = Array.isArray(current) ? [...(current as unknown[])] : [];
     if (!unique || !list.some((v) => pyEquals(v, value))) list.push(value);
@@ -217,7 +218,7 @@ function extendIn(record: PlainObject, parts: readonly string[], value: unknown,
   const key = parts.length === 1 ? checkRoot(record, parts, what, readOnly) : parts.at(-1)!;
   const current = holder[key] ?? [];
   if (!Array.isArray(current)) {
-    throw new RuleActionError(`cannot extend ${what} "${parts.join('/')}" with ${pyRepr(value)}: it is not a list but ${pyRepr(current)}`);
+    throw new RuleActionError(`cannot extend ${what} "${parts.join('/')}" with ${pythonRepr(value)}: it is not a list but ${pythonRepr(current)}`);
   }
   holder[key] = !unique || !current.some((v) => pyEquals(v, value)) ? [...current, value] : current;
 }
