@@ -1,9 +1,8 @@
-import http from 'node:http';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, it, expect } from 'vitest';
+import { listenHttp, readText, sendJson } from '../../test/support/http-server.js';
 import type { InspectionPayload } from '../protocol/agent/inventory.js';
 import type { HardwareProfile } from '../protocol/hardware/profile.js';
 import { fakeSystem } from './fake-system.test-support.js';
@@ -16,17 +15,12 @@ afterEach(async () => {
 
 async function receiver(status = 202): Promise<{ url: string; got: InspectionPayload[] }> {
   const got: InspectionPayload[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      got.push(JSON.parse(Buffer.concat(chunks).toString('utf8')) as InspectionPayload);
-      res.writeHead(status, { 'Content-Type': 'application/json' }).end('{"uuid":"n1"}');
-    });
+  const server = await listenHttp(async (req, res) => {
+    got.push(JSON.parse(await readText(req)) as InspectionPayload);
+    sendJson(res, status, { uuid: 'n1' });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/continue_inspection`, got };
+  cleanups.push(server.close);
+  return { url: `${server.url}/v1/continue_inspection`, got };
 }
 
 function capture() {
@@ -105,11 +99,10 @@ describe('runAgent', () => {
   });
 
   it('exits 1 when the lookup of the deploy agent gives up', async () => {
-    const server = http.createServer((_req, res) => void res.writeHead(404, { 'Content-Type': 'application/json' }).end('{"error_message": "{\\"faultstring\\": \\"no node\\"}"}'));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const server = await listenHttp((_req, res) => sendJson(res, 404, { error_message: JSON.stringify({ faultstring: 'no node' }) }));
+    cleanups.push(server.close);
     const io = capture();
-    const api = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const api = server.url;
     const code = await runAgent([`--api-url=${api}`, '--lookup-timeout=0.3', '--lookup-interval=0.05', '--listen-host=127.0.0.1', '--listen-port=0'], { cmdline: '', system: fakeSystem(), ...io });
     expect(code).toBe(1);
     expect(io.err.join('')).toMatch(/Could not look up the node at http:\/\/127\.0\.0\.1:\d+ .* within 0 s: Error 404: no node/);

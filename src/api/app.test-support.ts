@@ -12,6 +12,7 @@ import { overContract } from '../../test/support/contract.js';
 import { FakeConductor } from '../../test/support/fake-conductor.js';
 import type { ConductorClient } from '../conductor/client.js';
 import type { ApiConfig } from '../config/api.js';
+import { afterAll, beforeAll } from 'vitest';
 import { openStore } from '../db/open-store.js';
 import type { Store } from '../db/store.js';
 import { silentLogger } from '../shared/logger.js';
@@ -54,6 +55,31 @@ export async function createTestApi(overrides: Partial<ApiConfig> = {}): Promise
       await store.close();
       await rm(dir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * The test API of the calling test file: created before its first test and closed after its last (as
+ * `beforeAll`/`afterAll` of where it is called). Its fields are read in tests, once it is created.
+ */
+export function useTestApi(overrides: Partial<ApiConfig> = {}): TestApi {
+  let api: TestApi | undefined;
+  beforeAll(async () => {
+    api = await createTestApi(overrides);
+  });
+  afterAll(async () => {
+    await api?.close();
+  });
+  const created = (): TestApi => {
+    if (!api) throw new Error('the test API is read before it was created: read it in a test or a hook');
+    return api;
+  };
+  return {
+    get app() { return created().app; },
+    get store() { return created().store; },
+    get conductor() { return created().conductor; },
+    get client() { return created().client; },
+    close: () => created().close(),
   };
 }
 

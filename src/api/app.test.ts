@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApi, type TestApi } from './app.test-support.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApi, createTestApi } from './app.test-support.js';
 
-let t: TestApi;
-beforeAll(async () => {
-  t = await createTestApi();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApi();
 
 /** Decodes Ironic's error envelope. */
 function fault(body: string): { faultcode: string; faultstring: string; debuginfo: null } {

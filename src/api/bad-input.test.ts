@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApi, LATEST, type TestApi } from './app.test-support.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApi, LATEST } from './app.test-support.js';
 
-let t: TestApi;
-beforeAll(async () => {
-  t = await createTestApi({ max_body_bytes: 4096 });
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApi({ max_body_bytes: 4096 });
 
 function fault(body: string): { faultcode: string; faultstring: string; debuginfo?: null } {
   return JSON.parse(JSON.parse(body).error_message);

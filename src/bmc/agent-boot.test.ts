@@ -2,12 +2,12 @@
 // 127.0.0.1 it fetches its iPXE script, kernel and initrd from a boot server, then runs the agent the
 // kernel parameters name against a fake Ingot API (inspection callback, lookup, heartbeats).
 import { mkdtemp, rm } from 'node:fs/promises';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
+import { listenHttp, readText, sendJson, type Served } from '../../test/support/http-server.js';
 import type { HeartbeatRequest } from '../protocol/agent/lookup.js';
 import { attachSimulatedAgents, type AgentBootOptions } from './agent-boot.js';
 import type { BootEvent, Machine, MachineFaults } from './machine.js';
@@ -25,32 +25,12 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-interface Served {
-  url: string;
-  close(): Promise<void>;
-}
-
+/** A server on a free port, closed after the test. */
 async function serve(handler: http.RequestListener): Promise<Served> {
-  const server = http.createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const served = {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  const served = await listenHttp(handler);
   cleanups.push(served.close);
   return served;
 }
-
-const readBody = (req: http.IncomingMessage) =>
-  new Promise<string>((resolve) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-  });
 
 /** Ingot's HTTP boot server for one MAC: its script (null: 404), the kernel and the initrd. */
 async function bootServer(mac: string, script: (url: string) => string | null, files: { kernel?: boolean } = {}) {
@@ -103,13 +83,10 @@ async function fakeIngot(macs: string[]) {
   let seq = 0;
   const served = await serve(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
-    const json = (status: number, doc?: unknown) => {
-      res.writeHead(status, { 'Content-Type': 'application/json' });
-      res.end(doc === undefined ? undefined : JSON.stringify(doc));
-    };
+    const json = (status: number, doc?: unknown) => sendJson(res, status, doc);
     if (req.method === 'GET' && url.pathname === '/') return json(200, { default_version: { id: 'v1', version: '1.95', min_version: '1.1' } });
     if (req.method === 'POST' && url.pathname === '/v1/continue_inspection') {
-      inspections.push({ seq: ++seq, body: JSON.parse(await readBody(req)) as Record<string, unknown> });
+      inspections.push({ seq: ++seq, body: JSON.parse(await readText(req)) as Record<string, unknown> });
       return json(202, { uuid: NODE });
     }
     if (req.method === 'GET' && url.pathname === '/v1/lookup') {
@@ -125,7 +102,7 @@ async function fakeIngot(macs: string[]) {
     }
     const hb = /^\/v1\/heartbeat\/([^/]+)$/.exec(url.pathname);
     if (req.method === 'POST' && hb) {
-      const body = JSON.parse(await readBody(req)) as HeartbeatRequest;
+      const body = JSON.parse(await readText(req)) as HeartbeatRequest;
       if (body.agent_token !== TOKEN) return json(401, { error_message: JSON.stringify({ faultstring: 'Invalid or missing agent token received.' }) });
       heartbeats.push({ seq: ++seq, node: hb[1] as string, body });
       return json(202);

@@ -9,6 +9,7 @@ import { createServer } from 'node:http';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Command } from 'commander';
+import { afterEach } from 'vitest';
 import { registerClientCommands } from './client-commands.js';
 
 /** One request as the server saw it. */
@@ -33,6 +34,22 @@ export interface FakeIronic {
   url: string;
   requests: Recorded[];
   close(): Promise<void>;
+}
+
+/**
+ * `serve(handler)` for the tests of the calling file: starts a fake Ironic answering from `handler`,
+ * closed after each test.
+ */
+export function fakeIronicPerTest(): (handler: (req: Recorded, url: string) => Reply | Promise<Reply>) => Promise<FakeIronic> {
+  let server: FakeIronic | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+  return async (handler) => {
+    server = await startFakeIronic(handler);
+    return server;
+  };
 }
 
 /** Starts the server; resolves once it listens. */
@@ -71,7 +88,8 @@ export async function startFakeIronic(handler: (req: Recorded, url: string) => R
   return {
     url: base,
     requests,
-    close: () => new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve()))),
+    /** Closes the server (again: nothing). */
+    close: () => (server.listening ? new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve()))) : Promise.resolve()),
   };
 }
 

@@ -1,17 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { envelope, runIngot, startFakeIronic } from './fake-ironic.test-support.js';
-import type { FakeIronic, Recorded, Reply } from './fake-ironic.test-support.js';
+import { describe, expect, it } from 'vitest';
+import { envelope, fakeIronicPerTest, runIngot, startFakeIronic } from './fake-ironic.test-support.js';
 
-let server: FakeIronic | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function serve(handler: (req: Recorded, url: string) => Reply): Promise<FakeIronic> {
-  server = await startFakeIronic(handler);
-  return server;
-}
+const serve = fakeIronicPerTest();
 
 const UUID1 = '11111111-1111-4111-8111-111111111111';
 
@@ -198,7 +188,6 @@ describe('ingot node show / delete and errors', () => {
     const s = await serve(() => ({}));
     const url = s.url;
     await s.close();
-    server = undefined;
     const r = await runIngot(['node', 'list'], { INGOT_URL: url });
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toMatch(/^ingot: cannot reach http:\/\/127\.0\.0\.1:\d+: ECONNREFUSED\n$/);

@@ -1,17 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { runIngot, startFakeIronic } from './fake-ironic.test-support.js';
-import type { FakeIronic, Recorded, Reply } from './fake-ironic.test-support.js';
+import { describe, expect, it } from 'vitest';
+import { runIngot, fakeIronicPerTest } from './fake-ironic.test-support.js';
 
-let server: FakeIronic | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function serve(handler: (req: Recorded) => Reply): Promise<FakeIronic> {
-  server = await startFakeIronic(handler);
-  return server;
-}
+const serve = fakeIronicPerTest();
 
 describe('boot device, maintenance, validate', () => {
   it('sets and shows the boot device', async () => {

@@ -1,17 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { envelope, runIngot, startFakeIronic } from './fake-ironic.test-support.js';
-import type { FakeIronic, Recorded, Reply } from './fake-ironic.test-support.js';
+import { describe, expect, it } from 'vitest';
+import { envelope, runIngot, fakeIronicPerTest } from './fake-ironic.test-support.js';
 
-let server: FakeIronic | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function serve(handler: (req: Recorded) => Reply): Promise<FakeIronic> {
-  server = await startFakeIronic(handler);
-  return server;
-}
+const serve = fakeIronicPerTest();
 
 const NODE_UUID = '22222222-2222-4222-8222-222222222222';
 const PORT_UUID = '33333333-3333-4333-8333-333333333333';

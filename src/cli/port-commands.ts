@@ -55,20 +55,25 @@ interface PortOptions {
   portgroup?: string;
 }
 
+/** The options `port create` and `port set` share: the port's name, network, group and key=value maps. */
+function withPortFields(cmd: Command): Command {
+  return cmd
+    .option('--name <name>', 'port name')
+    .option('--physical-network <name>', 'physical network of the port')
+    .option('--port-group <uuid>', 'port group UUID or name')
+    .option('--extra <key=value>', 'extra entry (repeatable)', collect)
+    .option('--local-link-connection <key=value>', 'switch_id, port_id, switch_info (repeatable)', collect);
+}
+
 /** Adds the `port` command group to `program`. */
 export function addPortCommands(program: Command, io: ClientIo, output?: OutputConfiguration): void {
   const port = program.command('port').description('Manage the network ports of nodes (Ironic API)');
   if (output) port.configureOutput(output);
 
-  withCommon(port.command('create').description('Create a port').argument('<address>', 'MAC address'))
+  withPortFields(withCommon(port.command('create').description('Create a port').argument('<address>', 'MAC address')))
     .requiredOption('--node <node>', 'node UUID or name')
     .option('--uuid <uuid>', 'UUID (generated when omitted)')
-    .option('--name <name>', 'port name')
     .option('--pxe-enabled <bool>', 'whether the node may PXE-boot from this port: true or false')
-    .option('--physical-network <name>', 'physical network of the port')
-    .option('--port-group <uuid>', 'port group UUID or name')
-    .option('--extra <key=value>', 'extra entry (repeatable)', collect)
-    .option('--local-link-connection <key=value>', 'switch_id, port_id, switch_info (repeatable)', collect)
     .action(
       action<PortOptions & { portGroup?: string }>(io, async (ctx, [address], o) => {
         const body = compact({
@@ -119,16 +124,11 @@ export function addPortCommands(program: Command, io: ClientIo, output?: OutputC
       }),
     );
 
-  withCommon(port.command('set').description('Update a port (JSON Patch)').argument('<port>', 'port UUID'))
+  withPortFields(withCommon(port.command('set').description('Update a port (JSON Patch)').argument('<port>', 'port UUID')))
     .option('--address <mac>', 'new MAC address')
     .option('--node <node>', 'move the port to this node (UUID or name)')
-    .option('--name <name>', 'port name')
     .option('--pxe-enabled', 'allow PXE boot from this port')
     .option('--pxe-disabled', 'forbid PXE boot from this port')
-    .option('--physical-network <name>', 'physical network')
-    .option('--port-group <uuid>', 'port group UUID')
-    .option('--extra <key=value>', 'extra entry (repeatable)', collect)
-    .option('--local-link-connection <key=value>', 'local_link_connection entry (repeatable)', collect)
     .action(
       action<PortOptions & { portGroup?: string }>(io, async (ctx, [ident], o) => {
         if (o.pxeEnabled && o.pxeDisabled) throw fail('pxeOptionsExclusive');

@@ -4,11 +4,12 @@
  * the same SQL and the same row mapping work on SQLite and PostgreSQL.
  */
 import type { Generated } from 'kysely';
+import type { InterfaceFields } from '../domain/node.js';
 
 /** 0 or 1: a boolean as stored. */
 export type Flag = number;
 
-export interface NodesTable {
+export interface NodesTable extends InterfaceFields {
   id: Generated<number>;
   uuid: string;
   name: string | null;
@@ -55,19 +56,6 @@ export interface NodesTable {
   network_data: string;
   boot_mode: string | null;
   secure_boot: Flag | null;
-  bios_interface: string | null;
-  boot_interface: string | null;
-  console_interface: string | null;
-  deploy_interface: string | null;
-  firmware_interface: string | null;
-  inspect_interface: string | null;
-  management_interface: string | null;
-  network_interface: string | null;
-  power_interface: string | null;
-  raid_interface: string | null;
-  rescue_interface: string | null;
-  storage_interface: string | null;
-  vendor_interface: string | null;
   traits: string;
   created_at: string;
   updated_at: string | null;

@@ -15,6 +15,8 @@ export const INTERFACES = [
   'rescue', 'storage', 'vendor',
 ] as const;
 export type InterfaceName = (typeof INTERFACES)[number];
+/** A node's `<name>_interface` fields: the interface chosen for it, null for the hardware type's default. */
+export type InterfaceFields = { [K in InterfaceName as `${K}_interface`]: string | null };
 
 export type PowerState = 'power on' | 'power off' | 'rebooting' | 'soft power off' | 'soft rebooting' | 'error';
 export type BootDevice = 'pxe' | 'disk' | 'cdrom' | 'bios' | 'safe' | 'wanboot' | 'floppy';
@@ -32,7 +34,7 @@ export type VmediaDeviceType = 'disk' | 'cdrom' | 'floppy';
 /** Every virtual media device type, in Ironic's order (its error messages list them so). */
 export const VMEDIA_DEVICE_TYPES: readonly VmediaDeviceType[] = ['disk', 'cdrom', 'floppy'];
 
-export interface Node {
+export interface Node extends InterfaceFields {
   id: number;
   uuid: string;
   name: string | null;
@@ -87,19 +89,6 @@ export interface Node {
   network_data: JsonObject;
   boot_mode: string | null;
   secure_boot: boolean | null;
-  bios_interface: string | null;
-  boot_interface: string | null;
-  console_interface: string | null;
-  deploy_interface: string | null;
-  firmware_interface: string | null;
-  inspect_interface: string | null;
-  management_interface: string | null;
-  network_interface: string | null;
-  power_interface: string | null;
-  raid_interface: string | null;
-  rescue_interface: string | null;
-  storage_interface: string | null;
-  vendor_interface: string | null;
   traits: string[];
   created_at: string;
   updated_at: string | null;

@@ -4,21 +4,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findInChecksumFile, hashFile, imageNames, parseChecksum } from './checksum.js';
+import { thrownBy } from '../../test/support/thrown.js';
 import { isImageError } from './errors.js';
 
 const sha256 = createHash('sha256').update('image').digest('hex');
 const sha512 = createHash('sha512').update('image').digest('hex');
 const md5 = createHash('md5').update('image').digest('hex');
 const strict = { allowMd5: false };
-
-function caught(fn: () => unknown): Error {
-  try {
-    fn();
-  } catch (err) {
-    return err as Error;
-  }
-  throw new Error('expected an error');
-}
 
 describe('parseChecksum', () => {
   it('tells the algorithm of a bare digest by its length', () => {
@@ -36,28 +28,28 @@ describe('parseChecksum', () => {
   });
 
   it('refuses MD5 unless allowed, saying how to allow it', () => {
-    const err = caught(() => parseChecksum(md5, strict));
+    const err = thrownBy(() => parseChecksum(md5, strict));
     expect(isImageError(err, 'checksum_invalid')).toBe(true);
     expect(err.message).toContain('allow_md5_checksum');
     expect(err.message).toContain(md5);
-    expect(caught(() => parseChecksum(`md5:${md5}`, strict)).message).toContain('allow_md5_checksum');
+    expect(thrownBy(() => parseChecksum(`md5:${md5}`, strict)).message).toContain('allow_md5_checksum');
     expect(parseChecksum(md5, { allowMd5: true })).toEqual({ algo: 'md5', hex: md5 });
   });
 
   it('refuses digests whose length fits no algorithm or not the named one', () => {
-    expect(caught(() => parseChecksum('abc123', strict)).message).toMatch(/6 hex digits/);
-    expect(caught(() => parseChecksum(`sha512:${sha256}`, strict)).message).toMatch(/sha512 has 128/);
+    expect(thrownBy(() => parseChecksum('abc123', strict)).message).toMatch(/6 hex digits/);
+    expect(thrownBy(() => parseChecksum(`sha512:${sha256}`, strict)).message).toMatch(/sha512 has 128/);
   });
 
   it('refuses unknown algorithms, non-hex values and empty values', () => {
-    expect(caught(() => parseChecksum(`crc32:${sha256}`, strict)).message).toContain('unsupported checksum algorithm "crc32"');
-    expect(caught(() => parseChecksum('z'.repeat(64), strict)).message).toContain('not a hexadecimal digest');
-    expect(caught(() => parseChecksum('  ', strict)).message).toContain('empty');
-    expect(caught(() => parseChecksum('sha256:', strict)).message).toContain('not a hexadecimal');
+    expect(thrownBy(() => parseChecksum(`crc32:${sha256}`, strict)).message).toContain('unsupported checksum algorithm "crc32"');
+    expect(thrownBy(() => parseChecksum('z'.repeat(64), strict)).message).toContain('not a hexadecimal digest');
+    expect(thrownBy(() => parseChecksum('  ', strict)).message).toContain('empty');
+    expect(thrownBy(() => parseChecksum('sha256:', strict)).message).toContain('not a hexadecimal');
   });
 
   it('does not take a checksum URL as an inline value', () => {
-    expect(caught(() => parseChecksum('http://127.0.0.1/SHA256SUMS', strict)).message).toContain('is a URL');
+    expect(thrownBy(() => parseChecksum('http://127.0.0.1/SHA256SUMS', strict)).message).toContain('is a URL');
   });
 });
 
@@ -81,13 +73,13 @@ describe('findInChecksumFile', () => {
   });
 
   it('does not match a name that only ends like the image name', () => {
-    const err = caught(() => findInChecksumFile(`${other}  my-disk.img\n`, ['disk.img'], 'http://x/SUMS'));
+    const err = thrownBy(() => findInChecksumFile(`${other}  my-disk.img\n`, ['disk.img'], 'http://x/SUMS'));
     expect(err.message).toBe('Checksum file http://x/SUMS has no line for disk.img.');
   });
 
   it('fails clearly on empty files and single lines that are no digest', () => {
-    expect(caught(() => findInChecksumFile('\n\n', ['a'], 'SUMS')).message).toContain('is empty');
-    expect(caught(() => findInChecksumFile('nonsense', ['a'], 'SUMS')).message).toContain('which is no checksum');
+    expect(thrownBy(() => findInChecksumFile('\n\n', ['a'], 'SUMS')).message).toContain('is empty');
+    expect(thrownBy(() => findInChecksumFile('nonsense', ['a'], 'SUMS')).message).toContain('which is no checksum');
   });
 });
 

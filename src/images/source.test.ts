@@ -2,17 +2,9 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { thrownBy } from '../../test/support/thrown.js';
 import { isImageError } from './errors.js';
 import { isHttpUrl, parseImageSource, resolveFileSource } from './source.js';
-
-function caught(fn: () => unknown): Error {
-  try {
-    fn();
-  } catch (err) {
-    return err as Error;
-  }
-  throw new Error('expected an error');
-}
 
 describe('parseImageSource', () => {
   it('parses http and https URLs and names the image by its last path segment', () => {
@@ -22,10 +14,10 @@ describe('parseImageSource', () => {
   });
 
   it('refuses other schemes, non-URLs and credentials in the URL', () => {
-    expect(caught(() => parseImageSource('ftp://h/a.img')).message).toContain('uses ftp://');
-    expect(caught(() => parseImageSource('disk.img')).message).toContain('is not a URL');
-    expect(caught(() => parseImageSource('')).message).toContain('required');
-    const cred = caught(() => parseImageSource('http://user:secret@h/a.img'));
+    expect(thrownBy(() => parseImageSource('ftp://h/a.img')).message).toContain('uses ftp://');
+    expect(thrownBy(() => parseImageSource('disk.img')).message).toContain('is not a URL');
+    expect(thrownBy(() => parseImageSource('')).message).toContain('required');
+    const cred = thrownBy(() => parseImageSource('http://user:secret@h/a.img'));
     expect(cred.message).toContain('credentials');
     expect(cred.message).not.toContain('secret');
     expect(isImageError(cred, 'invalid_source')).toBe(true);
@@ -33,12 +25,12 @@ describe('parseImageSource', () => {
 
   it('allows file:// only inside the allowed directories, never in system paths', () => {
     expect(parseImageSource('file:///srv/images/a.img', ['/srv/images'])).toMatchObject({ kind: 'file', path: '/srv/images/a.img', name: 'a.img' });
-    expect(caught(() => parseImageSource('file:///srv/images/a.img')).message).toContain('file:// images are disabled');
-    expect(caught(() => parseImageSource('file:///srv/imagesX/a.img', ['/srv/images'])).message).toContain('outside images.file_url_allowed_paths');
-    expect(caught(() => parseImageSource('file:///srv/images/../secret', ['/srv/images'])).message).toContain('/srv/secret is outside');
-    expect(caught(() => parseImageSource('file:///etc/shadow', ['/'])).message).toContain('files under /etc may never be used');
-    expect(caught(() => parseImageSource('file:///dev/sda', ['/dev'])).message).toContain('files under /dev');
-    expect(caught(() => parseImageSource('file://otherhost/a.img', ['/'])).message).toContain('must be local');
+    expect(thrownBy(() => parseImageSource('file:///srv/images/a.img')).message).toContain('file:// images are disabled');
+    expect(thrownBy(() => parseImageSource('file:///srv/imagesX/a.img', ['/srv/images'])).message).toContain('outside images.file_url_allowed_paths');
+    expect(thrownBy(() => parseImageSource('file:///srv/images/../secret', ['/srv/images'])).message).toContain('/srv/secret is outside');
+    expect(thrownBy(() => parseImageSource('file:///etc/shadow', ['/'])).message).toContain('files under /etc may never be used');
+    expect(thrownBy(() => parseImageSource('file:///dev/sda', ['/dev'])).message).toContain('files under /dev');
+    expect(thrownBy(() => parseImageSource('file://otherhost/a.img', ['/'])).message).toContain('must be local');
   });
 
   it('tells http URLs apart', () => {

@@ -1,8 +1,6 @@
 // The bundled agent (scripts/bundle-agent.mjs) runs on plain Node from a directory without node_modules.
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -11,6 +9,7 @@ import type { InspectionPayload } from '../../src/protocol/agent/inventory.js';
 import { MESSAGES as AGENT_BUNDLE_MESSAGES } from '../../src/shared/messages/agent-bundle.js';
 import { MESSAGES } from '../../src/shared/messages/index.js';
 import { simulatedProfile } from '../../src/bmc/profiles.js';
+import { listenHttp, readText, sendJson } from '../support/http-server.js';
 import { PROFILE, command, fakeConductor } from './deploy-peers.js';
 
 const run = promisify(execFile);
@@ -83,17 +82,12 @@ describe('bundled agent', () => {
     const profileFile = path.join(dir, 'profile.json');
     await writeFile(profileFile, JSON.stringify(simulatedProfile(3)));
     const got: InspectionPayload[] = [];
-    const server = http.createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        got.push(JSON.parse(Buffer.concat(chunks).toString('utf8')) as InspectionPayload);
-        res.writeHead(202, { 'Content-Type': 'application/json' }).end('{"uuid":"abc"}');
-      });
+    const server = await listenHttp(async (req, res) => {
+      got.push(JSON.parse(await readText(req)) as InspectionPayload);
+      sendJson(res, 202, { uuid: 'abc' });
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
-      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/continue_inspection`;
+      const url = `${server.url}/v1/continue_inspection`;
       const r = await agent([`--inspection-callback-url=${url}`, '--hardware-manager=simulated', `--simulated-profile=${profileFile}`, '--inspection-collectors=default,logs']);
       expect(r.stderr).toContain('HTTP 202');
       expect(r.code).toBe(0);
@@ -102,7 +96,7 @@ describe('bundled agent', () => {
       expect(got[0]?.inventory.interfaces.map((i) => i.mac_address)).toEqual(simulatedProfile(3).nics.map((n) => n.mac));
       expect(typeof got[0]?.logs).toBe('string');
     } finally {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await server.close();
     }
   });
 

@@ -1,12 +1,11 @@
 // Peers of the deploy agent in tests: a fake conductor answering lookup and heartbeats over real HTTP,
 // an image server, and a small client of the agent's command API. Everything listens on 127.0.0.1.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { AgentCommandResult } from '../../src/protocol/agent/commands.js';
 import type { HeartbeatRequest } from '../../src/protocol/agent/lookup.js';
 import type { HardwareProfile } from '../../src/protocol/hardware/profile.js';
+import { listenHttp, readText, sendJson, type Served } from '../support/http-server.js';
 
 export const run = promisify(execFile);
 
@@ -29,33 +28,6 @@ export const PROFILE: HardwareProfile = {
   boot_mode: 'uefi',
 };
 
-
-/** A started server and how to stop it. */
-export interface Served {
-  url: string;
-  close(): Promise<void>;
-}
-
-async function serve(handler: http.RequestListener): Promise<Served> {
-  const server = http.createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
-}
-
-function body(req: http.IncomingMessage): Promise<string> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-  });
-}
 
 /** A heartbeat as the fake conductor received it. */
 export interface SeenHeartbeat {
@@ -85,12 +57,9 @@ export async function fakeConductor(opts: FakeConductorOptions): Promise<Served 
   const lookups: string[] = [];
   let handedOut = false;
   const state = { rejected: 0 };
-  const served = await serve(async (req, res) => {
+  const served = await listenHttp(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
-    const json = (status: number, doc?: unknown) => {
-      res.writeHead(status, { 'Content-Type': 'application/json' });
-      res.end(doc === undefined ? undefined : JSON.stringify(doc));
-    };
+    const json = (status: number, doc?: unknown) => sendJson(res, status, doc);
     if (req.method === 'GET' && url.pathname === '/') return json(200, { default_version: { id: 'v1', version: '1.95', min_version: '1.1' } });
     if (req.method === 'GET' && url.pathname === '/v1/lookup') {
       lookups.push(url.search);
@@ -107,7 +76,7 @@ export async function fakeConductor(opts: FakeConductorOptions): Promise<Served 
     }
     const hb = /^\/v1\/heartbeat\/([^/]+)$/.exec(url.pathname);
     if (req.method === 'POST' && hb) {
-      const doc = JSON.parse(await body(req)) as HeartbeatRequest;
+      const doc = JSON.parse(await readText(req)) as HeartbeatRequest;
       if (doc.agent_token !== opts.token) {
         state.rejected++;
         return json(401, { error_message: JSON.stringify({ faultstring: 'Invalid or missing agent token received.' }) });
@@ -140,7 +109,7 @@ export interface ServedFile {
 /** An HTTP server for images and config drives; unknown paths answer 404. Records each request path. */
 export async function imageServer(files: Record<string, ServedFile>): Promise<Served & { requests: string[] }> {
   const requests: string[] = [];
-  const served = await serve((req, res) => {
+  const served = await listenHttp((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     requests.push(path);
     const f = files[path];

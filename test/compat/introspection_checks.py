@@ -9,34 +9,16 @@ import sys
 import time
 import urllib.request
 
-import openstack
-from openstack import exceptions
+from sdk_report import connect, recorder
 
 
 def main():
     url, inspector_url, name, inventory_file, bmc = sys.argv[1:6]
-    conn = openstack.connection.Connection(
-        auth_type='none',
-        auth={'endpoint': url},
-        baremetal_endpoint_override=url,
-        baremetal_api_version='1.82',
-        baremetal_introspection_endpoint_override=inspector_url,
-        baremetal_status_code_retries=0,
-    )
+    conn = connect(url, baremetal_introspection_endpoint_override=inspector_url)
     bm = conn.baremetal
     insp = conn.baremetal_introspection
     out = {'errors': {}}
-
-    def err(key, fn):
-        try:
-            fn()
-            out['errors'][key] = None
-        except exceptions.SDKException as e:
-            out['errors'][key] = {
-                'type': type(e).__name__,
-                'status': getattr(e, 'status_code', None),
-                'message': str(e),
-            }
+    err = recorder(out)
 
     def status(i):
         return {'id': i.id, 'state': i.state, 'is_finished': i.is_finished, 'error': i.error,

@@ -5,38 +5,16 @@ The last line of stdout is one JSON document; the TypeScript test asserts on it.
 """
 import json
 import sys
-import time
 
-import openstack
-from openstack import exceptions
+from sdk_report import connect, recorder
 
 
 def main():
     url, name, mac = sys.argv[1], sys.argv[2], sys.argv[3]
-    conn = openstack.connection.Connection(
-        auth_type='none',
-        auth={'endpoint': url},
-        baremetal_endpoint_override=url,
-        baremetal_api_version='1.82',
-        # openstacksdk retries 409 and 503 answers (for NodeLocked) for ~15 s by default; the error
-        # checks below want the first answer.
-        baremetal_status_code_retries=0,
-    )
+    conn = connect(url)
     bm = conn.baremetal
     out = {'states': [], 'errors': {}}
-
-    def err(key, fn):
-        started = time.monotonic()
-        try:
-            fn()
-            out['errors'][key] = None
-        except exceptions.SDKException as e:
-            out['errors'][key] = {
-                'type': type(e).__name__,
-                'status': getattr(e, 'status_code', None),
-                'message': str(e),
-            }
-        sys.stderr.write('%s: %.1f s\n' % (key, time.monotonic() - started))
+    err = recorder(out)
 
     # openstacksdk moves a new node to `available` itself (manage, then provide, waiting for each).
     auto = bm.create_node(driver='fake-hardware', name=name + '-auto')

@@ -1,9 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import http from 'node:http';
-import https from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
 import { generate } from 'selfsigned';
 import { afterEach, describe, expect, it } from 'vitest';
+import { listenHttp } from '../../../test/support/http-server.js';
 import { downloadImage, type BodySink } from './image-download.js';
 
 const MIB = 1024 * 1024;
@@ -13,17 +12,11 @@ afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
 
+/** The URL of a server for `handler` (over TLS with `tls`), closed after the test. */
 async function serve(handler: http.RequestListener, tls?: { key: string; cert: string }): Promise<string> {
-  const server = tls ? https.createServer(tls, handler) : http.createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(
-    () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  );
-  return `${tls ? 'https' : 'http'}://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const served = await listenHttp(handler, tls);
+  closers.push(served.close);
+  return served.url;
 }
 
 /** A sink that keeps everything, taking at most `limit` bytes per call and every other call none at all. */

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
+import { listenHttp } from '../../../test/support/http-server.js';
 import type { DiskTarget } from './disk-target.js';
 import { streamImage } from './image-writer.js';
 
@@ -12,17 +12,11 @@ afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
 
+/** The URL of a server for `handler`, closed after the test. */
 async function serve(handler: http.RequestListener): Promise<string> {
-  const server = http.createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(
-    () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  );
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const served = await listenHttp(handler);
+  closers.push(served.close);
+  return served.url;
 }
 
 /** A block device in memory; writes at or past `failFrom` fail with EIO. */

@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApi, faultString, version, type TestApi } from '../app.test-support.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApi, faultString, version } from '../app.test-support.js';
 
-let t: TestApi;
-beforeAll(async () => {
-  t = await createTestApi();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApi();
 
 const V = version('1.96');
 const rule = {

@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApi, faultString, version, type TestApi } from '../app.test-support.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApi, faultString, version } from '../app.test-support.js';
 
-let t: TestApi;
-beforeAll(async () => {
-  t = await createTestApi();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApi();
 
 describe('GET /v1/nodes/{node}/inventory (1.81)', () => {
   it('answers the stored inventory and plugin data, 404 before an inspection and below 1.81', async () => {

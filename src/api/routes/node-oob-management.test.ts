@@ -1,14 +1,8 @@
 /** `PUT …/management/inject_nmi`, `…/states/boot_mode` and `…/states/secure_boot` through app.inject with the FakeConductor. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApi, faultString as fault, LATEST, version as V, type TestApi } from '../app.test-support.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApi, faultString as fault, LATEST, version as V } from '../app.test-support.js';
 
-let t: TestApi;
-beforeAll(async () => {
-  t = await createTestApi();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApi();
 
 async function node(name: string, driver = 'fake-hardware') {
   const res = await t.app.inject({ method: 'POST', url: '/v1/nodes', headers: LATEST, payload: { driver, name } });

@@ -1,16 +1,10 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Node } from '../../domain/node.js';
 import { nodeContext } from '../resolve.js';
 import { NODE_PAGE_PIECE_CHARS, nodeJsonRenderer, nodePageJson, nodeTextPageJson, planNode, serializeNodes } from '../serialize/node.js';
-import { createTestApi, LATEST, type TestApi } from '../app.test-support.js';
+import { useTestApi, LATEST } from '../app.test-support.js';
 
-let t: TestApi;
-beforeAll(async () => {
-  t = await createTestApi({ max_limit: 50 });
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApi({ max_limit: 50 });
 beforeEach(async () => {
   for (const n of await t.store.nodes.list({}, { limit: 0 })) await t.store.nodes.delete(n.uuid);
 });

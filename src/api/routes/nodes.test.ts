@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApi, faultString as fault, LATEST, version as V, type TestApi } from '../app.test-support.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useTestApi, faultString as fault, LATEST, version as V } from '../app.test-support.js';
 
-let t: TestApi;
-beforeAll(async () => {
-  t = await createTestApi({ max_limit: 50 });
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApi({ max_limit: 50 });
 beforeEach(async () => {
   for (const n of await t.store.nodes.list({}, { limit: 0 })) await t.store.nodes.delete(n.uuid);
 });

@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApi, faultString as fault, LATEST, version as V, type TestApi } from '../app.test-support.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApi, faultString as fault, LATEST, version as V } from '../app.test-support.js';
 
-let t: TestApi;
-beforeAll(async () => {
-  t = await createTestApi();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApi();
 
 
 async function node(name: string) {

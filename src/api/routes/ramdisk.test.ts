@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApi, type TestApi } from '../app.test-support.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApi } from '../app.test-support.js';
 
-let t: TestApi;
-beforeAll(async () => {
-  t = await createTestApi({ max_body_bytes: 1024, max_inspection_body_bytes: 4096 });
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApi({ max_body_bytes: 1024, max_inspection_body_bytes: 4096 });
 
 describe('POST /v1/continue_inspection', () => {
   it('takes inspection data larger than an ordinary request, without a version header, and answers 202 with the node', async () => {

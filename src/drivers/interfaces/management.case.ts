@@ -63,12 +63,20 @@ export function managementConformance(label: string, make: () => ManagementInter
         (await m.getVirtualMedia(task)).find((d) => d.media_types.includes('CD') || d.media_types.includes('DVD'));
       const isoUrl = () => opts.mediaUrl?.() ?? 'http://127.0.0.1:8080/conformance.iso';
 
-      it('attaches a CD image (twice is fine), keeps it through a floppy detach and detaches it', async () => {
+      /** Runs `body` on a node whose virtual media are detached before and after it. */
+      const withEmptyMedia = async (body: (m: WithVmedia, task: ReturnType<typeof sampleTask>, iso: string) => Promise<void>) => {
         const m = withVmedia();
         const task = sampleTask(opts.nodeFields);
-        const iso = isoUrl();
         await m.detachVirtualMedia(task);
         try {
+          await body(m, task, isoUrl());
+        } finally {
+          await m.detachVirtualMedia(task);
+        }
+      };
+
+      it('attaches a CD image (twice is fine), keeps it through a floppy detach and detaches it', () =>
+        withEmptyMedia(async (m, task, iso) => {
           await m.attachVirtualMedia(task, 'cdrom', iso);
           await m.attachVirtualMedia(task, 'cdrom', iso);
           if (opts.remembers) expect(await cdOf(m, task)).toMatchObject({ inserted: true, image: iso });
@@ -76,24 +84,14 @@ export function managementConformance(label: string, make: () => ManagementInter
           if (opts.remembers) expect(await cdOf(m, task)).toMatchObject({ inserted: true, image: iso });
           await m.detachVirtualMedia(task, ['cdrom']);
           if (opts.remembers) expect((await cdOf(m, task))?.inserted).toBe(false);
-        } finally {
-          await m.detachVirtualMedia(task);
-        }
-      });
+        }));
 
-      it('does not take over a device holding another image (InvalidParameterValue)', async () => {
-        const m = withVmedia();
-        const task = sampleTask(opts.nodeFields);
-        const iso = isoUrl();
-        await m.detachVirtualMedia(task);
-        try {
+      it('does not take over a device holding another image (InvalidParameterValue)', () =>
+        withEmptyMedia(async (m, task, iso) => {
           await m.attachVirtualMedia(task, 'cdrom', iso);
           await expect(m.attachVirtualMedia(task, 'cdrom', 'http://127.0.0.1:8080/other.iso')).rejects.toMatchObject({ code: 'InvalidParameterValue' });
           if (opts.remembers) expect(await cdOf(m, task)).toMatchObject({ inserted: true, image: iso });
-        } finally {
-          await m.detachVirtualMedia(task);
-        }
-      });
+        }));
     }
 
     if (opts.refusesOptional) {

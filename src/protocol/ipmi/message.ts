@@ -45,15 +45,23 @@ export interface IpmiResponse {
 /** Encodes a request: rsAddr, netFn/rsLUN, checksum 1, rqAddr, rqSeq/rqLUN, cmd, data, checksum 2. */
 export function encodeIpmiRequest(req: IpmiRequest): Buffer {
   const out = Buffer.alloc(7 + req.data.length);
-  out[0] = req.rsAddr ?? BMC_SLAVE_ADDRESS;
-  out[1] = ((req.netFn & 0x3f) << 2) | ((req.rsLun ?? 0) & 0x03);
-  out[2] = checksum(out.subarray(0, 2));
-  out[3] = req.rqAddr ?? REMOTE_CONSOLE_SWID;
-  out[4] = ((req.rqSeq & 0x3f) << 2) | ((req.rqLun ?? 0) & 0x03);
-  out[5] = req.cmd;
+  writeHeader(out, [req.rsAddr ?? BMC_SLAVE_ADDRESS, req.rsLun], [req.rqAddr ?? REMOTE_CONSOLE_SWID, req.rqLun], req);
   req.data.copy(out, 6);
   out[out.length - 1] = checksum(out.subarray(3, out.length - 1));
   return out;
+}
+
+/**
+ * The six bytes both messages start with: the receiver's address, netFn and the receiver's LUN, the
+ * header checksum, the sender's address, the sequence number and the sender's LUN, the command.
+ */
+function writeHeader(out: Buffer, [toAddr, toLun]: [number, number | undefined], [fromAddr, fromLun]: [number, number | undefined], m: { netFn: number; rqSeq: number; cmd: number }): void {
+  out[0] = toAddr;
+  out[1] = ((m.netFn & 0x3f) << 2) | ((toLun ?? 0) & 0x03);
+  out[2] = checksum(out.subarray(0, 2));
+  out[3] = fromAddr;
+  out[4] = ((m.rqSeq & 0x3f) << 2) | ((fromLun ?? 0) & 0x03);
+  out[5] = m.cmd;
 }
 
 function checkSums(buf: Uint8Array, what: string): void {
@@ -62,17 +70,18 @@ function checkSums(buf: Uint8Array, what: string): void {
   if (checksum(buf.subarray(3, buf.length - 1)) !== buf[buf.length - 1]) throw new IpmiDecodeError(`${what}: data checksum mismatch`);
 }
 
+/** The header {@link writeHeader} writes, read back (the checksums checked already). */
+function readHeader(buf: Uint8Array): { toAddr: number; toLun: number; fromAddr: number; fromLun: number; netFn: number; rqSeq: number; cmd: number } {
+  const at = (i: number): number => buf[i] as number;
+  return { toAddr: at(0), netFn: at(1) >> 2, toLun: at(1) & 0x03, fromAddr: at(3), rqSeq: at(4) >> 2, fromLun: at(4) & 0x03, cmd: at(5) };
+}
+
 /** Decodes and checks a request message. */
 export function decodeIpmiRequest(buf: Uint8Array): IpmiRequest {
   checkSums(buf, 'IPMI request');
+  const h = readHeader(buf);
   return {
-    rsAddr: buf[0] as number,
-    netFn: (buf[1] as number) >> 2,
-    rsLun: (buf[1] as number) & 0x03,
-    rqAddr: buf[3] as number,
-    rqSeq: (buf[4] as number) >> 2,
-    rqLun: (buf[4] as number) & 0x03,
-    cmd: buf[5] as number,
+    rsAddr: h.toAddr, rsLun: h.toLun, rqAddr: h.fromAddr, rqLun: h.fromLun, netFn: h.netFn, rqSeq: h.rqSeq, cmd: h.cmd,
     data: Buffer.from(buf.subarray(6, buf.length - 1)),
   };
 }
@@ -80,12 +89,7 @@ export function decodeIpmiRequest(buf: Uint8Array): IpmiRequest {
 /** Encodes a response: rqAddr, netFn/rqLUN, checksum 1, rsAddr, rqSeq/rsLUN, cmd, completion code, data, checksum 2. */
 export function encodeIpmiResponse(res: IpmiResponse): Buffer {
   const out = Buffer.alloc(8 + res.data.length);
-  out[0] = res.rqAddr ?? REMOTE_CONSOLE_SWID;
-  out[1] = ((res.netFn & 0x3f) << 2) | ((res.rqLun ?? 0) & 0x03);
-  out[2] = checksum(out.subarray(0, 2));
-  out[3] = res.rsAddr ?? BMC_SLAVE_ADDRESS;
-  out[4] = ((res.rqSeq & 0x3f) << 2) | ((res.rsLun ?? 0) & 0x03);
-  out[5] = res.cmd;
+  writeHeader(out, [res.rqAddr ?? REMOTE_CONSOLE_SWID, res.rqLun], [res.rsAddr ?? BMC_SLAVE_ADDRESS, res.rsLun], res);
   out[6] = res.completionCode;
   res.data.copy(out, 7);
   out[out.length - 1] = checksum(out.subarray(3, out.length - 1));
@@ -96,14 +100,9 @@ export function encodeIpmiResponse(res: IpmiResponse): Buffer {
 export function decodeIpmiResponse(buf: Uint8Array): IpmiResponse {
   checkSums(buf, 'IPMI response');
   if (buf.length < 8) throw new IpmiDecodeError('IPMI response: no completion code');
+  const h = readHeader(buf);
   return {
-    rqAddr: buf[0] as number,
-    netFn: (buf[1] as number) >> 2,
-    rqLun: (buf[1] as number) & 0x03,
-    rsAddr: buf[3] as number,
-    rqSeq: (buf[4] as number) >> 2,
-    rsLun: (buf[4] as number) & 0x03,
-    cmd: buf[5] as number,
+    rqAddr: h.toAddr, rqLun: h.toLun, rsAddr: h.fromAddr, rsLun: h.fromLun, netFn: h.netFn, rqSeq: h.rqSeq, cmd: h.cmd,
     completionCode: buf[6] as number,
     data: Buffer.from(buf.subarray(7, buf.length - 1)),
   };
