@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { overContract } from '../../test/support/contract.js';
 import { FakeConductor } from '../../test/support/fake-conductor.js';
+import { lazy } from '../../test/support/lazy.js';
 import type { ConductorClient } from '../conductor/client.js';
 import type { ApiConfig } from '../config/api.js';
 import { afterAll, beforeAll } from 'vitest';
@@ -70,17 +71,7 @@ export function useTestApi(overrides: Partial<ApiConfig> = {}): TestApi {
   afterAll(async () => {
     await api?.close();
   });
-  const created = (): TestApi => {
-    if (!api) throw new Error('the test API is read before it was created: read it in a test or a hook');
-    return api;
-  };
-  return {
-    get app() { return created().app; },
-    get store() { return created().store; },
-    get conductor() { return created().conductor; },
-    get client() { return created().client; },
-    close: () => created().close(),
-  };
+  return lazy(() => api, 'the test API');
 }
 
 /** Request headers asking for microversion `v` (`'1.82'`, `'latest'`, …). */

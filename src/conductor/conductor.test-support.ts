@@ -2,6 +2,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterEach, beforeEach } from 'vitest';
+import { lazy } from '../../test/support/lazy.js';
 import type { ConductorConfig } from '../config/conductor.js';
 import type { InspectorConfig } from '../config/inspector.js';
 import type { InspectionRuleInput } from '../inspection/rules/index.js';
@@ -12,6 +14,7 @@ import type { ProvisionState } from '../domain/states.js';
 import { silentLogger } from '../shared/logger.js';
 import type { Clock } from '../shared/clock.js';
 import type { DriverRegistry } from '../drivers/registry.js';
+import type { ConductorClient } from './client.js';
 import { createConductor, type Conductor, type ConductorOptions } from './conductor.js';
 
 export interface TestConductor {
@@ -20,6 +23,22 @@ export interface TestConductor {
   dir: string;
   /** Stops the conductor (if running), closes the store and removes the directory. */
   close(): Promise<void>;
+}
+
+/**
+ * A fresh conductor for each test of the calling file (started before it, closed after it): `t` as
+ * {@link startTestConductor} gives it, `c` its client.
+ */
+export function useTestConductor(): { t: TestConductor; c: ConductorClient } {
+  let current: TestConductor | undefined;
+  beforeEach(async () => {
+    current = await startTestConductor();
+  });
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  return { t: lazy(() => current, 'the test conductor'), c: lazy(() => current?.conductor.client, "the test conductor's client") };
 }
 
 /** Opens a store in a new temp dir and starts a conductor on it (periodics off unless asked). */

@@ -1,16 +1,10 @@
 /** Every provision verb end to end on fake-hardware through the LocalConductorClient on a real SQLite store. */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Node } from '../domain/node.js';
-import type { ConductorClient } from './client.js';
-import { createNodeIn, startTestConductor, waitForState, type TestConductor } from './conductor.test-support.js';
 
-let t: TestConductor;
-let c: ConductorClient;
-beforeEach(async () => {
-  t = await startTestConductor();
-  c = t.conductor.client;
-});
-afterEach(async () => t.close());
+import { createNodeIn, waitForState, useTestConductor } from './conductor.test-support.js';
+
+const { t, c } = useTestConductor();
 
 async function historyOf(node: Node): Promise<string[]> {
   return (await t.store.history.list(node.id, { limit: 1000 })).filter((h) => h.event_type === 'provisioning').map((h) => h.event);

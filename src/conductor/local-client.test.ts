@@ -1,15 +1,9 @@
 /** The LocalConductorClient's synchronous operations on a real SQLite store. */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ConductorClient } from './client.js';
-import { createNodeIn, startTestConductor, waitForNode, waitForState, type TestConductor } from './conductor.test-support.js';
+import { describe, expect, it } from 'vitest';
 
-let t: TestConductor;
-let c: ConductorClient;
-beforeEach(async () => {
-  t = await startTestConductor();
-  c = t.conductor.client;
-});
-afterEach(async () => t.close());
+import { createNodeIn, startTestConductor, waitForNode, waitForState, useTestConductor } from './conductor.test-support.js';
+
+const { t, c } = useTestConductor();
 
 const activeNode = (name: string) => createNodeIn(t, name, 'active', { automated_clean: false });
 

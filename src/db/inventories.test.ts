@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS, openTestStore, type TestStore } from '../../test/support/stores.js';
+import { describe, expect, it } from 'vitest';
+import { DIALECTS, useTestStore } from '../../test/support/stores.js';
 import { codeOf } from './error-code.test-support.js';
 
 describe.each(DIALECTS)('inspection data on %s', (dialect) => {
-  let store: TestStore;
-  beforeAll(async () => {
-    store = await openTestStore(dialect);
-  });
-  afterAll(async () => {
-    await store?.destroy();
-  });
+  const store = useTestStore(dialect);
 
   it('stores, replaces and reads back a node’s inventory and plugin data; deleting the node deletes it', async () => {
     const node = await store.nodes.create({ driver: 'fake-hardware', name: `inv-${dialect}` });

@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { Migrator } from 'kysely';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DIALECTS, openTestStore, tempDataDir, type TestStore } from '../../test/support/stores.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DIALECTS, useTestStore, tempDataDir } from '../../test/support/stores.js';
 import type { Node } from '../domain/node.js';
 import { newUuid } from '../shared/ids.js';
 import { initialMigration } from './migrations/0001-initial.js';
@@ -15,16 +15,7 @@ const keyOf = (n: Node): NodeKey => ({
 });
 
 describe.each(DIALECTS)('node row versions, keys and getMany on %s', (dialect) => {
-  let store: TestStore;
-  beforeAll(async () => {
-    store = await openTestStore(dialect);
-  });
-  afterAll(async () => {
-    await store?.destroy();
-  });
-  beforeEach(async () => {
-    for (const n of await store.nodes.list({}, { limit: 0 })) await store.nodes.delete(n.uuid);
-  });
+  const store = useTestStore(dialect, { emptyNodes: true });
 
   it('starts at version 0 and every write adds one, in the row', async () => {
     const n = await store.nodes.create({ driver: 'fake-hardware', name: 'v' });

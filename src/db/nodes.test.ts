@@ -1,20 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DIALECTS, openTestStore, type TestStore } from '../../test/support/stores.js';
+import { describe, expect, it } from 'vitest';
+import { DIALECTS, useTestStore } from '../../test/support/stores.js';
 import { IngotError } from '../shared/errors.js';
 import { newUuid } from '../shared/ids.js';
 import { codeOf } from './error-code.test-support.js';
 
 describe.each(DIALECTS)('nodes on %s', (dialect) => {
-  let store: TestStore;
-  beforeAll(async () => {
-    store = await openTestStore(dialect);
-  });
-  afterAll(async () => {
-    await store?.destroy();
-  });
-  beforeEach(async () => {
-    for (const n of await store.nodes.list({}, { limit: 0 })) await store.nodes.delete(n.uuid);
-  });
+  const store = useTestStore(dialect, { emptyNodes: true });
 
   it('creates with defaults and reads back by uuid, name and id', async () => {
     const n = await store.nodes.create({ driver: 'fake-hardware', name: 'node-a', properties: { cpus: 4, memory_mb: 1024 }, maintenance: true });

@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS, openTestStore, type TestStore } from '../../test/support/stores.js';
+import { describe, expect, it } from 'vitest';
+import { DIALECTS, useTestStore } from '../../test/support/stores.js';
 import { newUuid } from '../shared/ids.js';
 import { codeOf } from './error-code.test-support.js';
 
 describe.each(DIALECTS)('chassis, conductors and history on %s', (dialect) => {
-  let store: TestStore;
-  beforeAll(async () => {
-    store = await openTestStore(dialect);
-  });
-  afterAll(async () => {
-    await store?.destroy();
-  });
+  const store = useTestStore(dialect);
 
   it('chassis CRUD; a chassis with nodes cannot be deleted', async () => {
     const c = await store.chassis.create({ description: 'rack', extra: { row: 3 } });

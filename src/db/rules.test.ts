@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS, openTestStore, type TestStore } from '../../test/support/stores.js';
+import { describe, expect, it } from 'vitest';
+import { DIALECTS, useTestStore } from '../../test/support/stores.js';
 import { codeOf } from './error-code.test-support.js';
 
 const action = { op: 'add-trait', args: { name: 'CUSTOM_X' } };
 
 describe.each(DIALECTS)('inspection rules on %s', (dialect) => {
-  let store: TestStore;
-  beforeAll(async () => {
-    store = await openTestStore(dialect);
-  });
-  afterAll(async () => {
-    await store?.destroy();
-  });
+  const store = useTestStore(dialect);
 
   it('creates, reads, lists by phase and priority, updates and deletes Ironic-format rules', async () => {
     await store.inspectionRules.deleteAll();

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, runCliJson, runCliOk } from '../support/cli.js';
-import { api } from '../support/http.js';
+import { api, type NodeView } from '../support/http.js';
 import { startServer, type RunningServer } from '../support/server.js';
 
 /** Each command is a Node start (a fraction of a second, more on a busy machine); a test runs up to a dozen. */
@@ -15,21 +15,6 @@ const CLI_TEST_TIMEOUT_MS = 120_000;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-interface NodeView {
-  uuid: string;
-  name: string | null;
-  driver: string;
-  provision_state: string;
-  target_provision_state: string | null;
-  power_state: string | null;
-  maintenance: boolean;
-  maintenance_reason: string | null;
-  last_error: string | null;
-  description: string | null;
-  properties: Record<string, unknown>;
-  extra: Record<string, unknown>;
-  instance_info: Record<string, unknown>;
-}
 
 interface PortView {
   uuid: string;

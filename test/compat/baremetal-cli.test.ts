@@ -4,35 +4,12 @@
  * cases. Every expectation is what the real Ironic 21.4 printed for the same commands (docs/compat.md).
  * Each 409 costs ~10 s: the client retries every conflict 5 times, 2 s apart, as it does against Ironic.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  baremetal,
-  baremetalJson,
-  baremetalOk,
-  errorLine,
-  openTarget,
-  randomMac,
-  requireClients,
-  targetDialects,
-  uniqueName,
-  type Target,
-} from '../support/openstack-clients.js';
-import { waitNode } from '../support/http.js';
+import { describe, expect, it } from 'vitest';
+import { baremetal, baremetalJson, baremetalOk, errorLine, randomMac, targetDialects, uniqueName, useTarget } from '../support/openstack-clients.js';
+import { waitNode, type NodeView } from '../support/http.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-interface NodeView {
-  uuid: string;
-  name: string | null;
-  driver: string;
-  provision_state: string;
-  target_provision_state: string | null;
-  power_state: string | null;
-  last_error: string | null;
-  properties: Record<string, unknown>;
-  extra: Record<string, unknown>;
-  description: string | null;
-}
 
 /** Reads a node over plain HTTP (cheaper than a CLI run, for polling). */
 async function getNode(url: string, ident: string): Promise<NodeView> {
@@ -50,27 +27,16 @@ function waitField(url: string, ident: string, field: keyof NodeView, want: unkn
 
 // The whole lifecycle runs on each database `ingot serve` can keep its state in.
 describe.each(targetDialects())('baremetal CLI: the lifecycle (Ingot on %s)', (dialect) => {
-  let target: Target;
-  let url: string;
-
-  beforeAll(async () => {
-    requireClients();
-    target = await openTarget(dialect);
-    url = target.url;
-  }, 60_000);
-
-  afterAll(async () => {
-    await target?.close();
-  });
+  const target = useTarget(dialect);
 
   it('drives a fake-hardware node create → manage → inspect → provide → deploy → undeploy → delete, with power', async () => {
     const name = uniqueName('cli-life');
-    const created = await baremetalJson<NodeView>(url, ['node', 'create', '--driver', 'fake-hardware', '--name', name]);
+    const created = await baremetalJson<NodeView>(target.url, ['node', 'create', '--driver', 'fake-hardware', '--name', name]);
     expect(created.uuid).toMatch(UUID);
     expect(created).toMatchObject({ name, driver: 'fake-hardware', provision_state: 'enroll', last_error: null });
 
-    const byName = await baremetalJson<NodeView>(url, ['node', 'show', name]);
-    const byUuid = await baremetalJson<NodeView>(url, ['node', 'show', created.uuid]);
+    const byName = await baremetalJson<NodeView>(target.url, ['node', 'show', name]);
+    const byUuid = await baremetalJson<NodeView>(target.url, ['node', 'show', created.uuid]);
     expect(byName.uuid).toBe(created.uuid);
     expect(byUuid.name).toBe(name);
 
@@ -81,18 +47,18 @@ describe.each(targetDialects())('baremetal CLI: the lifecycle (Ingot on %s)', (d
       ['deploy', 'active'],
     ];
     for (const [verb, state] of steps) {
-      const r = await baremetalOk(url, ['node', verb, '--wait', '60', name]);
+      const r = await baremetalOk(target.url, ['node', verb, '--wait', '60', name]);
       expect(r.stdout + r.stderr).toContain(`Waiting for provision state ${state} on node ${name}`);
-      const node = await getNode(url, name);
+      const node = await getNode(target.url, name);
       expect({ verb, state: node.provision_state, error: node.last_error }).toEqual({ verb, state, error: null });
     }
 
-    await baremetalOk(url, ['node', 'power', 'off', name]);
-    expect((await waitField(url, name, 'power_state', 'power off')).power_state).toBe('power off');
-    await baremetalOk(url, ['node', 'power', 'on', name]);
-    expect((await waitField(url, name, 'power_state', 'power on')).power_state).toBe('power on');
+    await baremetalOk(target.url, ['node', 'power', 'off', name]);
+    expect((await waitField(target.url, name, 'power_state', 'power off')).power_state).toBe('power off');
+    await baremetalOk(target.url, ['node', 'power', 'on', name]);
+    expect((await waitField(target.url, name, 'power_state', 'power on')).power_state).toBe('power on');
 
-    const refused = await baremetal(url, ['node', 'delete', name]);
+    const refused = await baremetal(target.url, ['node', 'delete', name]);
     expect(refused.code).toBe(1);
     expect(errorLine(refused)).toBe(
       `Failed to delete node ${name}: Can not delete node "${created.uuid}" while it is in provision state "active". ` +
@@ -100,127 +66,116 @@ describe.each(targetDialects())('baremetal CLI: the lifecycle (Ingot on %s)', (d
     );
     // The CLI retries every 409 five times, 2 s apart, before it gives up.
     expect(refused.stderr).toContain('Attempt 6 of 6');
-    expect((await getNode(url, created.uuid)).provision_state).toBe('active');
+    expect((await getNode(target.url, created.uuid)).provision_state).toBe('active');
 
-    await baremetalOk(url, ['node', 'undeploy', '--wait', '60', name]);
-    expect((await getNode(url, name)).provision_state).toBe('available');
-    await baremetalOk(url, ['node', 'manage', '--wait', '60', name]);
-    expect((await getNode(url, name)).provision_state).toBe('manageable');
+    await baremetalOk(target.url, ['node', 'undeploy', '--wait', '60', name]);
+    expect((await getNode(target.url, name)).provision_state).toBe('available');
+    await baremetalOk(target.url, ['node', 'manage', '--wait', '60', name]);
+    expect((await getNode(target.url, name)).provision_state).toBe('manageable');
 
-    const deleted = await baremetalOk(url, ['node', 'delete', name]);
+    const deleted = await baremetalOk(target.url, ['node', 'delete', name]);
     expect(deleted.stdout).toContain(`Deleted node ${name}`);
-    const gone = await baremetal(url, ['node', 'show', created.uuid]);
+    const gone = await baremetal(target.url, ['node', 'show', created.uuid]);
     expect(gone.code).toBe(1);
     expect(errorLine(gone)).toBe(`Node ${created.uuid} could not be found. (HTTP 404)`);
   }, 300_000);
 });
 
 describe.concurrent('baremetal CLI (Debian python3-ironicclient)', () => {
-  let target: Target;
-  let url: string;
-
-  beforeAll(async () => {
-    requireClients();
-    target = await openTarget();
-    url = target.url;
-  });
-
-  afterAll(async () => {
-    await target?.close();
-  });
+  const target = useTarget();
 
   it('creates ports, lists them by node, shows them by address and refuses a duplicate MAC', async () => {
     const name = uniqueName('cli-port');
     const mac = randomMac();
-    const node = await baremetalJson<NodeView>(url, ['node', 'create', '--driver', 'fake-hardware', '--name', name]);
+    const node = await baremetalJson<NodeView>(target.url, ['node', 'create', '--driver', 'fake-hardware', '--name', name]);
 
-    const port = await baremetalJson<{ uuid: string; address: string; node_uuid: string; pxe_enabled: boolean }>(url, [
+    const port = await baremetalJson<{ uuid: string; address: string; node_uuid: string; pxe_enabled: boolean }>(target.url, [
       'port', 'create', '--node', node.uuid, mac,
     ]);
     expect(port.uuid).toMatch(UUID);
     expect(port).toMatchObject({ address: mac, node_uuid: node.uuid, pxe_enabled: true });
 
-    const listed = await baremetalJson<{ UUID: string; Address: string }[]>(url, ['port', 'list', '--node', name]);
+    const listed = await baremetalJson<{ UUID: string; Address: string }[]>(target.url, ['port', 'list', '--node', name]);
     expect(listed).toEqual([{ UUID: port.uuid, Address: mac }]);
 
-    const shown = await baremetalJson<{ uuid: string; node_uuid: string }>(url, ['port', 'show', '--address', mac]);
+    const shown = await baremetalJson<{ uuid: string; node_uuid: string }>(target.url, ['port', 'show', '--address', mac]);
     expect(shown).toMatchObject({ uuid: port.uuid, node_uuid: node.uuid });
 
     // MAC addresses are compared case-insensitively (Ironic stores them lower-case).
-    const dup = await baremetal(url, ['port', 'create', '--node', node.uuid, mac.toUpperCase()]);
+    const dup = await baremetal(target.url, ['port', 'create', '--node', node.uuid, mac.toUpperCase()]);
     expect(dup.code).toBe(1);
     expect(errorLine(dup)).toBe(`A port with MAC address ${mac} already exists. (HTTP 409)`);
 
     // The ports API wants the node's UUID, not its name.
-    const byName = await baremetal(url, ['port', 'create', '--node', name, randomMac()]);
+    const byName = await baremetal(target.url, ['port', 'create', '--node', name, randomMac()]);
     expect(byName.code).toBe(1);
     expect(errorLine(byName)).toBe(`Expected UUID for node_uuid: ${name} (HTTP 400)`);
 
-    await baremetalOk(url, ['port', 'delete', port.uuid]);
-    expect(await baremetalJson(url, ['port', 'list', '--node', name])).toEqual([]);
-    await baremetalOk(url, ['node', 'delete', name]);
+    await baremetalOk(target.url, ['port', 'delete', port.uuid]);
+    expect(await baremetalJson(target.url, ['port', 'list', '--node', name])).toEqual([]);
+    await baremetalOk(target.url, ['node', 'delete', name]);
   }, 300_000);
 
   it('updates nodes with JSON Patch through node set / unset, including a rename', async () => {
     const name = uniqueName('cli-patch');
     const renamed = `${name}-b`;
-    await baremetalJson(url, ['node', 'create', '--driver', 'fake-hardware', '--name', name]);
+    await baremetalJson(target.url, ['node', 'create', '--driver', 'fake-hardware', '--name', name]);
 
-    await baremetalOk(url, [
+    await baremetalOk(target.url, [
       'node', 'set', name, '--property', 'cpus=4', '--property', 'memory_mb=2048', '--extra', 'team=blue',
       '--description', 'rack 4', '--name', renamed,
     ]);
-    const set = await baremetalJson<NodeView>(url, ['node', 'show', renamed]);
+    const set = await baremetalJson<NodeView>(target.url, ['node', 'show', renamed]);
     expect(set).toMatchObject({
       name: renamed,
       description: 'rack 4',
       properties: { cpus: 4, memory_mb: 2048 },
       extra: { team: 'blue' },
     });
-    const old = await baremetal(url, ['node', 'show', name]);
+    const old = await baremetal(target.url, ['node', 'show', name]);
     expect(old.code).toBe(1);
     expect(errorLine(old)).toBe(`Node ${name} could not be found. (HTTP 404)`);
 
-    await baremetalOk(url, ['node', 'unset', renamed, '--property', 'cpus', '--extra', 'team', '--description']);
-    const unset = await baremetalJson<NodeView>(url, ['node', 'show', renamed]);
+    await baremetalOk(target.url, ['node', 'unset', renamed, '--property', 'cpus', '--extra', 'team', '--description']);
+    const unset = await baremetalJson<NodeView>(target.url, ['node', 'show', renamed]);
     expect(unset).toMatchObject({ description: null, properties: { memory_mb: 2048 }, extra: {} });
 
-    const missing = await baremetal(url, ['node', 'unset', renamed, '--property', 'nosuch']);
+    const missing = await baremetal(target.url, ['node', 'unset', renamed, '--property', 'nosuch']);
     expect(missing.code).toBe(1);
     expect(errorLine(missing)).toBe("Couldn't apply patch '{'op': 'remove', 'path': '/properties/nosuch'}'. Reason: can't remove a non-existent object 'nosuch' (HTTP 400)");
 
-    const badDriver = await baremetal(url, ['node', 'set', renamed, '--driver', 'nosuch']);
+    const badDriver = await baremetal(target.url, ['node', 'set', renamed, '--driver', 'nosuch']);
     expect(badDriver.code).toBe(1);
     expect(errorLine(badDriver)).toBe('No valid host was found. Reason: No conductor service registered which supports driver nosuch for conductor group "". (HTTP 400)');
-    expect((await getNode(url, renamed)).driver).toBe('fake-hardware');
+    expect((await getNode(target.url, renamed)).driver).toBe('fake-hardware');
 
-    await baremetalOk(url, ['node', 'delete', renamed]);
+    await baremetalOk(target.url, ['node', 'delete', renamed]);
   }, 300_000);
 
   it('reports Ironic’s errors: 404, 400 invalid transition, 409 duplicate name', async () => {
     const name = uniqueName('cli-err');
-    const node = await baremetalJson<NodeView>(url, ['node', 'create', '--driver', 'fake-hardware', '--name', name]);
+    const node = await baremetalJson<NodeView>(target.url, ['node', 'create', '--driver', 'fake-hardware', '--name', name]);
 
-    const missing = await baremetal(url, ['node', 'show', `${name}-nope`]);
+    const missing = await baremetal(target.url, ['node', 'show', `${name}-nope`]);
     expect(missing.code).toBe(1);
     expect(errorLine(missing)).toBe(`Node ${name}-nope could not be found. (HTTP 404)`);
 
-    const deploy = await baremetal(url, ['node', 'deploy', name]);
+    const deploy = await baremetal(target.url, ['node', 'deploy', name]);
     expect(deploy.code).toBe(1);
     expect(errorLine(deploy)).toBe(
       `The requested action "active" can not be performed on node "${node.uuid}" while it is in state "enroll". (HTTP 400)`,
     );
-    expect((await getNode(url, name)).provision_state).toBe('enroll');
+    expect((await getNode(target.url, name)).provision_state).toBe('enroll');
 
-    const dup = await baremetal(url, ['node', 'create', '--driver', 'fake-hardware', '--name', name]);
+    const dup = await baremetal(target.url, ['node', 'create', '--driver', 'fake-hardware', '--name', name]);
     expect(dup.code).toBe(1);
     expect(errorLine(dup)).toBe(`A node with name ${name} already exists. (HTTP 409)`);
 
-    await baremetalOk(url, ['node', 'delete', name]);
+    await baremetalOk(target.url, ['node', 'delete', name]);
   }, 300_000);
 
   it('sends the request id as Openstack-Request-Id, so the CLI prints no Request-ID (as Ironic 21.4)', async () => {
-    const res = await fetch(`${url}/v1/nodes/no-such-node`, { headers: { 'X-OpenStack-Ironic-API-Version': '1.82' } });
+    const res = await fetch(`${target.url}/v1/nodes/no-such-node`, { headers: { 'X-OpenStack-Ironic-API-Version': '1.82' } });
     expect(res.status).toBe(404);
     // Errors carry a JSON document inside a JSON string, as Ironic's WSME answers.
     const body = (await res.json()) as { error_message: string };
@@ -228,19 +183,19 @@ describe.concurrent('baremetal CLI (Debian python3-ironicclient)', () => {
     // Ironic 21.4 names it Openstack-Request-Id; ironicclient only shows X-OpenStack-Request-Id.
     expect(res.headers.get('openstack-request-id') ?? '(no Openstack-Request-Id header)').toMatch(/^req-[0-9a-f-]{36}$/);
     expect(res.headers.get('x-openstack-request-id')).toBeNull();
-    const cli = await baremetal(url, ['node', 'show', 'no-such-node']);
+    const cli = await baremetal(target.url, ['node', 'show', 'no-such-node']);
     expect(cli.stderr.trim()).toBe('Node no-such-node could not be found. (HTTP 404)');
   }, 120_000);
 
   it('refuses an unsupported microversion with 406 and the supported range', async () => {
-    const cli = await baremetal(url, ['--os-baremetal-api-version', '1.999', 'node', 'list']);
+    const cli = await baremetal(target.url, ['--os-baremetal-api-version', '1.999', 'node', 'list']);
     expect(cli.code).toBe(1);
     // The client reads the range from the 406 answer's headers, capped at the newest version it knows (1.78).
     expect(cli.stderr.replace(/\s+/g, ' ')).toContain(
       'Requested API version 1.999 is not supported by the server, client, or the requested operation is not supported by the requested version. Supported version range is 1.1 to 1.78',
     );
 
-    const res = await fetch(`${url}/v1/nodes`, { headers: { 'X-OpenStack-Ironic-API-Version': '1.999' } });
+    const res = await fetch(`${target.url}/v1/nodes`, { headers: { 'X-OpenStack-Ironic-API-Version': '1.999' } });
     expect(res.status).toBe(406);
     expect(res.headers.get('x-openstack-ironic-api-minimum-version')).toBe('1.1');
     // Ironic 21.4 advertises 1.82; a server may advertise more, never less (the clients need 1.82).
@@ -255,7 +210,7 @@ describe.concurrent('baremetal CLI (Debian python3-ironicclient)', () => {
       description: `Version 1.999 was requested but the minor version is not supported by this service. The supported version range is: [1.1, ${max}].`,
     });
 
-    const major = await fetch(`${url}/v1/nodes`, { headers: { 'X-OpenStack-Ironic-API-Version': '2.1' } });
+    const major = await fetch(`${target.url}/v1/nodes`, { headers: { 'X-OpenStack-Ironic-API-Version': '2.1' } });
     expect(major.status).toBe(406);
     expect(JSON.parse(((await major.json()) as { error_message: string }).error_message)).toMatchObject({
       code: 406,

@@ -1,5 +1,22 @@
 /** Small HTTP helpers for tests that talk to a running Ingot (or Ironic) over loopback. */
 
+/** A node as the API and the clients (`-f json`) show it: the fields the tests read. */
+export interface NodeView {
+  uuid: string;
+  name: string | null;
+  driver: string;
+  provision_state: string;
+  target_provision_state: string | null;
+  power_state: string | null;
+  maintenance: boolean;
+  maintenance_reason: string | null;
+  last_error: string | null;
+  description: string | null;
+  properties: Record<string, unknown>;
+  extra: Record<string, unknown>;
+  instance_info: Record<string, unknown>;
+}
+
 /** A JSON answer. */
 export interface JsonResponse<T = Record<string, unknown>> {
   status: number;

@@ -8,6 +8,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
+import { lazy } from './lazy.js';
 import { runProgram, type RunResult } from './run-program.js';
 import { startServer, type RunningServer } from './server.js';
 import { DIALECTS, type Dialect } from './stores.js';
@@ -41,6 +43,22 @@ export async function openTarget(dialect?: Dialect | 'external'): Promise<Target
   if (external) return { url: external.replace(/\/+$/, ''), close: async () => {} };
   const server = await startServer(dialect && dialect !== 'external' ? { dialect } : {});
   return { url: server.url, server, close: () => server.dispose() };
+}
+
+/**
+ * The target of the calling `describe` block, Debian's clients required: opened before its first test
+ * (on `dialect`, as {@link openTarget}), closed after its last.
+ */
+export function useTarget(dialect?: Dialect | 'external'): Target {
+  let target: Target | undefined;
+  beforeAll(async () => {
+    requireClients();
+    target = await openTarget(dialect);
+  }, 60_000);
+  afterAll(async () => {
+    await target?.close();
+  });
+  return lazy(() => target, 'the target');
 }
 
 /** The databases a test runs Ingot on: both dialects, or once against the endpoint of `INGOT_COMPAT_URL`. */

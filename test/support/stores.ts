@@ -12,6 +12,8 @@ import { openStore } from '../../src/db/open-store.js';
 import { openPostgresDialect } from '../../src/db/postgres-dialect.js';
 import { openSqliteDialect } from '../../src/db/sqlite-dialect.js';
 import type { Store } from '../../src/db/store.js';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { lazy } from './lazy.js';
 
 export const DIALECTS = ['sqlite', 'postgres'] as const;
 export type Dialect = (typeof DIALECTS)[number];
@@ -119,4 +121,24 @@ export async function emptyDatabase(dialect: Dialect): Promise<EmptyDatabase> {
     store: { url: db.url, poolSize: 2 },
     drop: db.drop,
   };
+}
+
+/**
+ * The store of the calling `describe` block on `dialect`: opened before its first test, destroyed after
+ * its last; with `emptyNodes`, its nodes are deleted before each test.
+ */
+export function useTestStore(dialect: Dialect, options: { emptyNodes?: boolean } = {}): TestStore {
+  let store: TestStore | undefined;
+  beforeAll(async () => {
+    store = await openTestStore(dialect);
+  });
+  afterAll(async () => {
+    await store?.destroy();
+  });
+  if (options.emptyNodes) {
+    beforeEach(async () => {
+      for (const n of await store!.nodes.list({}, { limit: 0 })) await store!.nodes.delete(n.uuid);
+    });
+  }
+  return lazy(() => store, `the ${dialect} test store`);
 }

@@ -5,17 +5,11 @@ import { HARDWARE_TYPES } from '../../drivers/hardware-types.js';
 import { IMPLEMENTATIONS } from '../../drivers/implementations.js';
 import type { ManagementInterface } from '../../drivers/interfaces/management.js';
 import { fakeManagement } from '../../drivers/fake/management.js';
-import type { ConductorClient } from '../client.js';
-import { createNodeIn, startTestConductor, waitForNode, type TestConductor } from '../conductor.test-support.js';
+
+import { createNodeIn, startTestConductor, waitForNode, type TestConductor, useTestConductor } from '../conductor.test-support.js';
 import { TRANSITIONING_STATES } from '../../domain/states.js';
 
-let t: TestConductor;
-let c: ConductorClient;
-beforeEach(async () => {
-  t = await startTestConductor();
-  c = t.conductor.client;
-});
-afterEach(async () => t.close());
+const { t, c } = useTestConductor();
 
 const unlocked = (name: string, done: (n: Awaited<ReturnType<TestConductor['store']['nodes']['get']>>) => boolean) =>
   waitForNode(t.store, name, (n) => n.reservation === null && done(n));

@@ -1,10 +1,11 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import type { Node } from '../../domain/node.js';
 import { bootConformance } from '../interfaces/boot.case.js';
-import type { sampleTask } from '../interfaces/sample-task.test-support.js';
+
 import { withDeployImages } from '../network-boot/conformance.test-support.js';
-import { DEPLOY_INFO, fakeEnv, MAC_PXE, TOKEN, type FakeEnv } from '../network-boot/env.test-support.js';
+import { DEPLOY_INFO, fakeEnv, MAC_PXE, TOKEN, useFakeEnv, deployReadyTask } from '../network-boot/env.test-support.js';
 import { statedBootModes } from './boot-mode.js';
 import { httpBoot, HTTP_FLAVOR } from './http-boot.js';
 import { grubMasterConfigPath, httpConfigPaths } from './http-config.js';
@@ -22,15 +23,8 @@ async function listAll(dir: string): Promise<string[]> {
 const absent = (p: Promise<string>) => p.catch(() => 'absent');
 
 describe('http boot interface', () => {
-  let env: FakeEnv;
-  beforeEach(async () => {
-    env = await fakeEnv();
-  });
-  afterEach(async () => {
-    await env.cleanup();
-  });
-  const task = (over: Parameters<typeof sampleTask>[0] = {}) =>
-    env.task({ driver_info: { ...DEPLOY_INFO }, driver_internal_info: { agent_secret_token: TOKEN }, ...over });
+  const env = useFakeEnv();
+  const task = (over: Partial<Node> = {}) => deployReadyTask(env, over);
 
   it('writes the GRUB config of each PXE-enabled MAC with HTTP kernel and initrd, line by line, and the master config', async () => {
     await httpBoot(env).prepareRamdisk(task(), 'deploy');
@@ -167,12 +161,6 @@ describe('http boot interface', () => {
 });
 
 describe('http conformance', () => {
-  let env: FakeEnv;
-  beforeAll(async () => {
-    env = await fakeEnv();
-  });
-  afterAll(async () => {
-    await env.cleanup();
-  });
+  const env = useFakeEnv('block');
   bootConformance('http', () => withDeployImages(httpBoot(env), env));
 });

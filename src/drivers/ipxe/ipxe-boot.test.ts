@@ -1,23 +1,17 @@
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import type { Node } from '../../domain/node.js';
 import { bootConformance } from '../interfaces/boot.case.js';
-import type { sampleTask } from '../interfaces/sample-task.test-support.js';
+
 import { withDeployImages } from '../network-boot/conformance.test-support.js';
-import { DEPLOY_INFO, fakeEnv, MAC_PXE, TOKEN, type FakeEnv } from '../network-boot/env.test-support.js';
+import { DEPLOY_INFO, fakeEnv, MAC_PXE, TOKEN, useFakeEnv, deployReadyTask } from '../network-boot/env.test-support.js';
 import { ipxeBoot, ipxeScriptPath } from './ipxe-boot.js';
 
 const UUID = '1be26c0b-03f2-4d2e-ae87-c02d7f33c123';
 
 describe('ipxe boot interface', () => {
-  let env: FakeEnv;
-  beforeEach(async () => {
-    env = await fakeEnv();
-  });
-  afterEach(async () => {
-    await env.cleanup();
-  });
-  const task = (over: Parameters<typeof sampleTask>[0] = {}) =>
-    env.task({ driver_info: { ...DEPLOY_INFO }, driver_internal_info: { agent_secret_token: TOKEN }, ...over });
+  const env = useFakeEnv();
+  const task = (over: Partial<Node> = {}) => deployReadyTask(env, over);
 
   it('writes one iPXE script per PXE-enabled MAC with HTTP kernel and initrd URLs, line by line', async () => {
     await ipxeBoot(env).prepareRamdisk(task(), 'deploy');
@@ -81,12 +75,6 @@ describe('ipxe boot interface', () => {
 });
 
 describe('ipxe conformance', () => {
-  let env: FakeEnv;
-  beforeAll(async () => {
-    env = await fakeEnv();
-  });
-  afterAll(async () => {
-    await env.cleanup();
-  });
+  const env = useFakeEnv('block');
   bootConformance('ipxe', () => withDeployImages(ipxeBoot(env), env));
 });

@@ -6,6 +6,8 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { lazy } from '../../../test/support/lazy.js';
 import type { BootConfig } from '../../config/boot.js';
 import type { BootDevice, Node, Port } from '../../domain/node.js';
 import { fakeManagement } from '../fake/management.js';
@@ -96,3 +98,24 @@ export async function fakeEnv(overrides: Partial<BootConfig> = {}): Promise<Fake
 
 /** driver_info of a node that can network-boot the agent. */
 export const DEPLOY_INFO = { deploy_kernel: 'http://images.example/ipa.kernel', deploy_ramdisk: 'file:///srv/ipa.initramfs' };
+
+/**
+ * A fake environment for the calling `describe` block: a fresh one for each test (`'test'`) or one for
+ * all its tests (`'block'`), cleaned up after.
+ */
+export function useFakeEnv(per: 'test' | 'block' = 'test'): FakeEnv {
+  let env: FakeEnv | undefined;
+  (per === 'test' ? beforeEach : beforeAll)(async () => {
+    env = await fakeEnv();
+  });
+  (per === 'test' ? afterEach : afterAll)(async () => {
+    await env?.cleanup();
+    env = undefined;
+  });
+  return lazy(() => env, 'the fake network boot environment');
+}
+
+/** A task on `env` whose node is ready to boot the deploy ramdisk: its deploy images and agent token, with `over`. */
+export function deployReadyTask(env: FakeEnv, over: Partial<Node> = {}): SampleTask {
+  return env.task({ driver_info: { ...DEPLOY_INFO }, driver_internal_info: { agent_secret_token: TOKEN }, ...over });
+}

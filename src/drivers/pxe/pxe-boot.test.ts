@@ -1,10 +1,11 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import type { Node } from '../../domain/node.js';
 import { bootConformance } from '../interfaces/boot.case.js';
 import { sampleTask } from '../interfaces/sample-task.test-support.js';
 import { withDeployImages } from '../network-boot/conformance.test-support.js';
-import { DEPLOY_INFO, fakeEnv, MAC_OTHER, MAC_PXE, TOKEN, type FakeEnv } from '../network-boot/env.test-support.js';
+import { DEPLOY_INFO, fakeEnv, MAC_OTHER, MAC_PXE, TOKEN, useFakeEnv, deployReadyTask } from '../network-boot/env.test-support.js';
 import { pxeBoot, pxeConfigPaths } from './pxe-boot.js';
 
 const UUID = '1be26c0b-03f2-4d2e-ae87-c02d7f33c123';
@@ -16,15 +17,8 @@ async function listAll(dir: string): Promise<string[]> {
 }
 
 describe('pxe boot interface', () => {
-  let env: FakeEnv;
-  beforeEach(async () => {
-    env = await fakeEnv();
-  });
-  afterEach(async () => {
-    await env.cleanup();
-  });
-  const deployTask = (over: Parameters<typeof sampleTask>[0] = {}) =>
-    env.task({ driver_info: { ...DEPLOY_INFO }, driver_internal_info: { agent_secret_token: TOKEN }, ...over });
+  const env = useFakeEnv();
+  const deployTask = (over: Partial<Node> = {}) => deployReadyTask(env, over);
 
   it('prepareRamdisk writes PXELINUX and GRUB configs for the PXE-enabled port only, line by line', async () => {
     await pxeBoot(env).prepareRamdisk(deployTask(), 'deploy');
@@ -185,12 +179,6 @@ describe('pxe boot interface', () => {
 });
 
 describe('pxe conformance', () => {
-  let env: FakeEnv;
-  beforeAll(async () => {
-    env = await fakeEnv();
-  });
-  afterAll(async () => {
-    await env.cleanup();
-  });
+  const env = useFakeEnv('block');
   bootConformance('pxe', () => withDeployImages(pxeBoot(env), env));
 });
