@@ -4,6 +4,7 @@
  * is shown and updated by UUID or name (1.88), deleted by UUID; it is created on a node given by UUID
  * (`node_uuid`) or, from 1.94, by UUID or name (`node_ident`).
  */
+import { ownGet } from '../../shared/own-keys.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { PortChanges, PortCreate } from '../../conductor/client.js';
 import type { PortFilter } from '../../db/store.js';
@@ -70,7 +71,7 @@ export async function listPorts(
   }
   const sortKey = one(q, 'sort_key');
   // Ironic refuses to sort by some of the fields the version does not have (406).
-  const sortMin = sortKey === undefined ? undefined : CHECKED_PORT_FIELDS[sortKey];
+  const sortMin = sortKey === undefined ? undefined : (ownGet(CHECKED_PORT_FIELDS, sortKey) as number | undefined);
   if (sortKey !== undefined && sortMin !== undefined && minor < sortMin) throw fail('sortKeyNeedsVersion', { field: sortKey, min: sortMin });
   const limit = parseLimit(q, deps.config.max_limit);
   const ports = await deps.store.ports.list(filter, { limit, marker: one(q, 'marker'), sortKey, sortDir: parseSortDir(q) });

@@ -48,6 +48,7 @@ export const API_MESSAGES = {
   patchMandatoryAttribute: { code: 'InvalidParameterValue', text: "'{path}' is a mandatory attribute and can not be removed" },
   patchPathNotAllowed: { code: 'InvalidParameterValue', text: 'Cannot patch {path}. Only the following can be updated: {allowed}' },
   patchAddAtRoot: { code: 'InvalidParameterValue', text: 'Adding a new attribute ({path}) to the root of the resource is not allowed' },
+  patchPathPrototypeKey: { code: 'PatchError', text: 'Invalid patch: operation {index} has path {path}; "{key}" cannot be used as a key.' },
   patchNotApplicable: { code: 'PatchError', text: "Couldn't apply patch '{patch}'. Reason: {reason}" },
 
   // api/resolve.ts (also the UUIDs of URLs and query parameters in the routes)
