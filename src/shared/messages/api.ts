@@ -18,6 +18,8 @@ export const API_MESSAGES = {
   bodyEmpty: { code: 'MalformedBody', text: 'Malformed JSON body: the body is empty.' },
   bodyMalformed: { code: 'MalformedBody', text: 'Malformed JSON body: {reason}' },
   bodyLengthMismatch: { code: 'MalformedBody', text: 'Request body size did not match Content-Length.' },
+  urlMalformed: { code: 'InvalidParameterValue', text: 'Invalid URL: a percent escape in the path is malformed (use %XX with two hexadecimal digits).' },
+  urlParamTooLong: { code: 'InvalidParameterValue', text: 'Invalid URL: a path component is longer than {max} characters.' },
   internalError: { code: 'Internal', text: 'Internal server error; see the server log.' },
 
   // api/app.ts
@@ -113,6 +115,7 @@ export const API_MESSAGES = {
   faultFilterInvalid: { code: 'InvalidParameterValue', text: 'Unrecognized fault "{fault}" is specified, allowed faults are {faults}' },
 
   // api/routes/portgroups.ts
+  portNameInvalid: { code: 'InvalidParameterValue', text: "Cannot use invalid name '{name}' for a port." },
   portgroupNameInvalid: { code: 'InvalidParameterValue', text: "Cannot use invalid name '{name}' for a portgroup." },
 
   // api/routes/ports.ts
