@@ -25,8 +25,8 @@ export function baseApp(bodyLimit: number, rewriteUrl?: (req: { url?: string | u
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: MAX_PARAM_LENGTH },
     return503OnClosing: true,
     // A malformed percent escape or an over-long parameter is refused before routing: hand it to the
-    // instance's error handler, so it answers in the API's envelope.
-    frameworkErrors: (err, _req, reply) => void (reply as FastifyReply).send(err),
+    // error handler the API sets on the instance, so it answers in the API's envelope.
+    frameworkErrors: (err, req, reply) => void app.errorHandler(err, req, reply),
   });
   parseJsonBodies(app);
   return app;
