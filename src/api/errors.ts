@@ -4,6 +4,7 @@
  * `toApiError` turns anything thrown (IngotError, fastify's own errors, bugs) into a status and message.
  */
 import { fail, IngotError } from '../shared/errors.js';
+import { MAX_PARAM_LENGTH } from './http-base.js';
 
 /** The envelope body for `status` and `message`. */
 export function errorBody(status: number, message: string): { error_message: string } {
@@ -44,6 +45,10 @@ export function toApiError(err: unknown, maxBodyBytes: number): ApiError {
       return fromIngotError(fail('bodyEmpty'));
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return fromIngotError(fail('bodyLengthMismatch'));
+    case 'FST_ERR_BAD_URL':
+      return fromIngotError(fail('urlMalformed'));
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return fromIngotError(fail('urlParamTooLong', { max: MAX_PARAM_LENGTH }, { status: 414 }));
     default:
       break;
   }

@@ -9,14 +9,24 @@ import { parseJsonBodies } from '../shared/json-body.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
+/**
+ * The longest path parameter the router takes. Ironic's names run to 255 characters and a percent-encoded
+ * one to three times that; anything longer still reaches the error handler (414 in the API's envelope)
+ * rather than fastify's own body.
+ */
+export const MAX_PARAM_LENGTH = 1024;
+
 /** A fastify instance with the shared options and body parsing (not listening). */
 export function baseApp(bodyLimit: number, rewriteUrl?: (req: { url?: string | undefined; headers: IncomingHttpHeaders }) => string): FastifyInstance {
   const app = Fastify({
     logger: false,
     bodyLimit,
     ...(rewriteUrl ? { rewriteUrl } : {}),
-    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: MAX_PARAM_LENGTH },
     return503OnClosing: true,
+    // A malformed percent escape or an over-long parameter is refused before routing: hand it to the
+    // error handler the API sets on the instance, so it answers in the API's envelope.
+    frameworkErrors: (err, req, reply) => void app.errorHandler(err, req, reply),
   });
   parseJsonBodies(app);
   return app;

@@ -9,7 +9,7 @@ import { fail } from '../shared/errors.js';
 import type { ApiDeps } from './context.js';
 import { chassisIdFor, isValidNodeName, requireUuid } from './resolve.js';
 import { toBool } from '../shared/strict-bool.js';
-import { nodeFieldAllowed, NODE_FIELD_VERSIONS } from './serialize/node.js';
+import { nodeFieldAllowed, nodeFieldMinor } from './serialize/node.js';
 import { checkBody, checkChanged } from './validate.js';
 
 const BOOL_FIELDS = new Set(['automated_clean', 'console_enabled', 'disable_power_off', 'maintenance', 'retired', 'secure_boot', 'protected']);
@@ -33,7 +33,7 @@ export function rejectNewerFields(values: Record<string, unknown>, minor: number
     if (nodeFieldAllowed(field, minor)) continue;
     if (value === null || value === undefined) continue;
     if (field === 'conductor_group' && value === '') continue;
-    throw fail('fieldNotAcceptable', { field, minor, min: NODE_FIELD_VERSIONS[field] ?? 1 });
+    throw fail('fieldNotAcceptable', { field, minor, min: nodeFieldMinor(field) });
   }
 }
 

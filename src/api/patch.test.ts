@@ -29,4 +29,14 @@ describe('JSON Patch rules', () => {
     expect(() => parsePatch([{ op: 'replace', path: '/owner', value: 'x' }], rules)).toThrow(/Cannot patch \/owner/);
     expect(() => parsePatch('nope', rules)).toThrow(/JSON array/);
   });
+
+  it('refuses prototype keys anywhere in a path and treats inherited names as missing keys', () => {
+    for (const path of ['/extra/__proto__/x', '/extra/constructor/prototype/x', '/extra/a/prototype', '/extra/constructor']) {
+      expect(() => parsePatch([{ op: 'add', path, value: 1 }], rules)).toThrow(/cannot be used as a key/);
+    }
+    expect(() => applyPatch({ extra: {} }, parsePatch([{ op: 'replace', path: '/extra/hasOwnProperty', value: 1 }], rules))).toThrow(/non-existent object 'hasOwnProperty'/);
+    expect(() => applyPatch({ extra: {} }, parsePatch([{ op: 'remove', path: '/extra/toString' }], rules))).toThrow(/non-existent object 'toString'/);
+    expect(applyPatch({ extra: {} }, parsePatch([{ op: 'add', path: '/extra/toString', value: 1 }], rules))).toEqual({ extra: { toString: 1 } });
+    expect(({} as Record<string, unknown>).x).toBeUndefined();
+  });
 });

@@ -11,6 +11,7 @@ import type { Operation } from 'fast-json-patch';
 import { PATCH_OPS, PATCH_PATH, type PatchOperation } from '../protocol/api/bodies.js';
 import { pythonRepr } from '../protocol/python-repr.js';
 import { fail } from '../shared/errors.js';
+import { hasOwnKey, isRecord, ownGetIn, prototypeKeyIn } from '../shared/own-keys.js';
 
 /** A checked operation (`protocol/api/bodies.ts` `PatchBody`). */
 export type PatchOp = PatchOperation;
@@ -44,6 +45,8 @@ export function parsePatch(body: unknown, rules: PatchRules): PatchOp[] {
     if (p.op !== 'remove' && !('value' in p)) {
       throw fail('patchValueMissing', { index: i, op: p.op, path: p.path });
     }
+    const protoKey = prototypeKeyIn(pointerKeys(p.path));
+    if (protoKey !== undefined) throw fail('patchPathPrototypeKey', { index: i, path: p.path, key: protoKey });
     if (INTERNAL.has(p.path)) throw fail('patchInternalAttribute', { path: p.path });
     if (p.op === 'remove' && rules.mandatory.includes(p.path)) throw fail('patchMandatoryAttribute', { path: p.path });
     const top = p.path.split('/')[1] as string;
@@ -75,12 +78,30 @@ export function applyPatch(doc: Record<string, unknown>, ops: readonly PatchOp[]
   let current = doc;
   for (const p of ops) {
     try {
+      if (p.op !== 'add') mustExist(current, p.path);
       current = jsonpatch.applyOperation(current, p as Operation, true, true, true).newDocument;
     } catch (err) {
       throw fail('patchNotApplicable', { patch: pythonRepr(p), reason: patchFailure(p, err) });
     }
   }
   return current;
+}
+
+/** The unescaped keys of a JSON pointer (`/a~1b/c` is `a/b`, `c`). */
+function pointerKeys(path: string): string[] {
+  return path.split('/').slice(1).map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+/**
+ * Refuses to replace or remove a key a dict does not own: fast-json-patch would see an inherited name
+ * (`toString`, `hasOwnProperty`) as present, where it is an ordinary missing key.
+ */
+function mustExist(doc: Record<string, unknown>, path: string): void {
+  const keys = pointerKeys(path);
+  const parent = ownGetIn(doc, keys.slice(0, -1));
+  if (isRecord(parent) && !hasOwnKey(parent, keys.at(-1)!)) {
+    throw Object.assign(new Error('the path does not exist'), { name: 'OPERATION_PATH_UNRESOLVABLE' });
+  }
 }
 
 /** The reason Ironic (python-jsonpatch) gives for an operation that cannot apply. */

@@ -4,6 +4,7 @@
  * `local_link_normalize`) decide it: the body schema with `node_ident` (1.94), the fields newer than
  * the request's version, and the shapes `local_link_connection` may take (the OVN VTEP one from 1.90).
  */
+import { ownGet } from '../shared/own-keys.js';
 import type { JsonObject } from '../domain/node.js';
 import type { PortPostBody } from '../protocol/api/bodies.js';
 import { pythonRepr } from '../protocol/python-repr.js';
@@ -40,7 +41,7 @@ function notAcceptable(field: string, minor: number, min: number): never {
  */
 export function rejectNewerPortInput(body: Record<string, unknown>, minor: number): void {
   for (const key of Object.keys(body)) {
-    const min = CHECKED_PORT_FIELDS[key];
+    const min = ownGet(CHECKED_PORT_FIELDS, key) as number | undefined;
     if (min !== undefined && minor < min) notAcceptable(key, minor, min);
   }
   const link = body.local_link_connection;

@@ -21,6 +21,7 @@ import { boolParam, nextLink, one, parseLimit, parseSortDir, returnFields, type 
 import {
   NODE_DEFAULT_FIELDS,
   NODE_FIELD_VERSIONS,
+  nodeFieldMinor,
   NODE_PAGE_CHUNK,
   nodeFieldAllowed,
   nodeJsonRenderer,
@@ -131,7 +132,7 @@ async function listRequest(
   Object.assign(filter, opts.extraFilter);
   const limit = parseLimit(q, deps.config.max_limit);
   const sortKey = one(q, 'sort_key') ?? 'id';
-  if (!nodeFieldAllowed(sortKey, minor)) throw fail('sortKeyNeedsVersion', { field: sortKey, min: NODE_FIELD_VERSIONS[sortKey] ?? 1 });
+  if (!nodeFieldAllowed(sortKey, minor)) throw fail('sortKeyNeedsVersion', { field: sortKey, min: nodeFieldMinor(sortKey) });
   const page = { limit, marker: one(q, 'marker'), sortKey, sortDir: parseSortDir(q) };
   const base = baseUrl(request, deps.config.public_url);
   const out: ListRequest = { plan, full: requested === undefined, filter, empty, page, base, minor, resource: opts.resource, query: q };
@@ -311,7 +312,7 @@ export function nodeRoutes(app: FastifyInstance, deps: ApiDeps): void {
     const ops = parsePatch(req.body, { allowed: NODE_PATCH_ALLOWED, mandatory: ['/driver'] });
     for (const field of Object.keys(NODE_FIELD_VERSIONS)) {
       if (!nodeFieldAllowed(field, minor) && patchValues(ops, `/${field}`).length > 0) {
-        throw fail('fieldNotAcceptable', { field, minor, min: NODE_FIELD_VERSIONS[field] ?? 1 });
+        throw fail('fieldNotAcceptable', { field, minor, min: nodeFieldMinor(field) });
       }
     }
     for (const name of patchValues(ops, '/name')) {

@@ -4,13 +4,14 @@
  * is shown and updated by UUID or name (1.88), deleted by UUID; it is created on a node given by UUID
  * (`node_uuid`) or, from 1.94, by UUID or name (`node_ident`).
  */
+import { ownGet } from '../../shared/own-keys.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { PortChanges, PortCreate } from '../../conductor/client.js';
 import type { PortFilter } from '../../db/store.js';
 import { fail, IngotError } from '../../shared/errors.js';
 import type { ApiDeps } from '../context.js';
 import { baseUrl, buildUrl } from '../links.js';
-import { getNode, getNodeParam, getPort, requireUuid } from '../resolve.js';
+import { getNode, getNodeParam, getPort, isValidLogicalName, requireUuid } from '../resolve.js';
 import { normalizeMac } from '../../shared/mac.js';
 import { requireVersion } from '../microversion.js';
 import { applyPatch, changedFields, parsePatch } from '../patch.js';
@@ -30,6 +31,16 @@ type NodeParams = { Params: { node: string } };
  * attribute to replace, and adding one at the root is refused, so it can never be patched.
  */
 const PATCH_ALLOWED = ['address', 'extra', 'is_smartnic', 'local_link_connection', 'name', 'node_ident', 'node_uuid', 'physical_network', 'portgroup_uuid', 'pxe_enabled'];
+
+/**
+ * A port's name, checked as Ironic checks the names of port groups (`is_valid_logical_name`: RFC 3986
+ * unreserved characters, at most 255): a port is fetched by name, so a name must be one a URL can carry.
+ */
+function portName(name: string | null | undefined, minor: number): string | null {
+  if (name === null || name === undefined) return null;
+  if (!isValidLogicalName(name, minor)) throw fail('portNameInvalid', { name });
+  return name;
+}
 
 /** The port group a `portgroup_uuid` names; it must belong to `nodeId`. */
 async function portgroupIdFor(deps: ApiDeps, value: unknown, nodeId: number): Promise<number | null> {
@@ -70,7 +81,7 @@ export async function listPorts(
   }
   const sortKey = one(q, 'sort_key');
   // Ironic refuses to sort by some of the fields the version does not have (406).
-  const sortMin = sortKey === undefined ? undefined : CHECKED_PORT_FIELDS[sortKey];
+  const sortMin = sortKey === undefined ? undefined : (ownGet(CHECKED_PORT_FIELDS, sortKey) as number | undefined);
   if (sortKey !== undefined && sortMin !== undefined && minor < sortMin) throw fail('sortKeyNeedsVersion', { field: sortKey, min: sortMin });
   const limit = parseLimit(q, deps.config.max_limit);
   const ports = await deps.store.ports.list(filter, { limit, marker: one(q, 'marker'), sortKey, sortDir: parseSortDir(q) });
@@ -122,7 +133,7 @@ export function portRoutes(app: FastifyInstance, deps: ApiDeps): void {
       address,
       node_id: node.id,
       portgroup_id: await portgroupIdFor(deps, body.portgroup_uuid, node.id),
-      name: body.name ?? null,
+      name: portName(body.name, minor),
       extra: body.extra ?? {},
       local_link_connection: link ?? {},
       pxe_enabled: pxeEnabled,
@@ -162,7 +173,7 @@ export function portRoutes(app: FastifyInstance, deps: ApiDeps): void {
     if (changed.extra !== undefined) changes.extra = changed.extra ?? {};
     if (changed.local_link_connection !== undefined) changes.local_link_connection = validateLocalLink(changed.local_link_connection) ?? {};
     if (changed.physical_network !== undefined) changes.physical_network = changed.physical_network;
-    if (changed.name !== undefined) changes.name = changed.name;
+    if (changed.name !== undefined) changes.name = portName(changed.name, minor);
     const updated = await deps.conductor.updatePort(port.uuid, changes);
     const idx2 = await ownerIndex(deps, [updated], minor >= 24);
     return portForVersion(updated, idx2, base, minor);

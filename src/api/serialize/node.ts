@@ -4,6 +4,7 @@
  * the sub-resource links are added. Field selection is planned once per request, then each node is a
  * plain loop over getters: no per-request schema work.
  */
+import { ownGet } from '../../shared/own-keys.js';
 import type { Node } from '../../domain/node.js';
 import { INTERFACES } from '../../domain/node.js';
 import { fail } from '../../shared/errors.js';
@@ -148,9 +149,14 @@ const KNOWN = new Set([...NODE_FIELDS, 'links', ...Object.keys(LINK_FIELDS)]);
 /** Fields of `GET /v1/nodes` without `detail` or `fields` (Ironic's `_DEFAULT_RETURN_FIELDS`). */
 export const NODE_DEFAULT_FIELDS = ['instance_uuid', 'maintenance', 'power_state', 'provision_state', 'uuid', 'name'] as const;
 
+/** The minor version that brought `field` (1 for the original fields and for names that are no field). */
+export function nodeFieldMinor(field: string): number {
+  return (ownGet(NODE_FIELD_VERSIONS, field) as number | undefined) ?? 1;
+}
+
 /** True when `field` exists at `minor`. */
 export function nodeFieldAllowed(field: string, minor: number): boolean {
-  return minor >= (NODE_FIELD_VERSIONS[field] ?? 1);
+  return minor >= nodeFieldMinor(field);
 }
 
 /** A planned serialization: which data fields, and whether link fields are added. */
@@ -174,7 +180,7 @@ export function planNode(minor: number, requested: readonly string[] | undefined
   if (explicit) {
     checkFieldsExist(requested, KNOWN);
     for (const f of requested) {
-      if (!nodeFieldAllowed(f, minor)) throw fail('fieldNotAvailable', { field: f, minor, min: NODE_FIELD_VERSIONS[f] ?? 1 });
+      if (!nodeFieldAllowed(f, minor)) throw fail('fieldNotAvailable', { field: f, minor, min: nodeFieldMinor(f) });
     }
   }
   return { fields: [...new Set(requested)].filter((f) => Object.hasOwn(GETTERS, f) && nodeFieldAllowed(f, minor)), withLinks: false };

@@ -20,6 +20,7 @@ import {
   type InspectionRuleCheckOptions,
   type InspectionRuleInput,
 } from './inspection-rules.js';
+import { ownSet } from '../../shared/own-keys.js';
 import { compilePyRegex } from './py-regex.js';
 import { isPlainObject, pyCompare, pyEquals, pyIn, pyStr } from './py-values.js';
 import { pythonRepr } from '../../protocol/python-repr.js';
@@ -208,11 +209,11 @@ class RuleRun {
     };
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(args)) {
-      if (!looped && !formatted.includes(k)) out[k] = v;
+      if (!looped && !formatted.includes(k)) ownSet(out, k, v);
       // NOTE: inside a loop Ironic formats a string argument twice, so that an item carrying a template
       // (`value: "{inventory[bmc_address]}"` in a loop item) is resolved too (the documented loop example).
-      else if (looped && typeof v === 'string') out[k] = formatDeep(formatDeep(v, scope, onError), scope, onError);
-      else out[k] = formatDeep(v, scope, onError);
+      else if (looped && typeof v === 'string') ownSet(out, k, formatDeep(formatDeep(v, scope, onError), scope, onError));
+      else ownSet(out, k, formatDeep(v, scope, onError));
     }
     return out;
   }
@@ -297,7 +298,7 @@ export function maskSecrets(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(maskSecrets);
   if (isPlainObject(value)) {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = (SENSITIVE_FIELDS as readonly string[]).includes(k) ? '***' : maskSecrets(v);
+    for (const [k, v] of Object.entries(value)) ownSet(out, k, (SENSITIVE_FIELDS as readonly string[]).includes(k) ? '***' : maskSecrets(v));
     return out;
   }
   return value;

@@ -18,6 +18,7 @@
  */
 import { InspectionRuleBody } from '../../protocol/api/inspection-rule.js';
 import { fail } from '../../shared/errors.js';
+import { prototypeKeyIn } from '../../shared/own-keys.js';
 import { problem, schemaProblems } from './schema-errors.js';
 import { hasReplacementField } from './py-format.js';
 import { compilePyRegex } from './py-regex.js';
@@ -282,7 +283,9 @@ function actionArgProblems(at: string, op: ActionOp, args: Record<string, unknow
   if ('path' in args && literal(args.path, looped)) {
     const parts = attributePath(args.path);
     const fields = op.endsWith('-port-attribute') ? PORT_FIELDS : op.endsWith('-attribute') ? NODE_FIELDS : null;
+    const protoKey = prototypeKeyIn(args.path.split(/[./]/));
     if (parts.length === 0 || parts.some((p) => p === '')) out.push(problem('rulePathInvalid', { at, path: args.path }));
+    else if (protoKey !== undefined) out.push(problem('rulePathPrototypeKey', { field: `${at}.args.path`, key: protoKey }));
     else if (fields && !fields.has(parts[0]!)) {
       out.push(problem('rulePathNotField', { at, field: parts[0]!, record: op.endsWith('-port-attribute') ? 'port' : 'node' }));
     }

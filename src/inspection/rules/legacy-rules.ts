@@ -14,6 +14,7 @@
  */
 import { LegacyRuleBody } from '../../protocol/legacy-inspector/rules.js';
 import { fail } from '../../shared/errors.js';
+import { prototypeKeyIn } from '../../shared/own-keys.js';
 import { problem, schemaProblems } from './schema-errors.js';
 import { compilePyRegex } from './py-regex.js';
 import { parseNetwork } from './ip-net.js';
@@ -168,6 +169,8 @@ export function checkLegacyRule(input: unknown): { rule: LegacyRule; problems: [
       if (key in params && params[key] !== null && typeof params[key] !== 'string') problems.push(problem('ruleFieldNotString', { field: `${at}.${key}` }));
     }
     if (typeof params.path === 'string' && params.path.replace(/^\/+/, '') === '') problems.push(problem('legacyPathEmpty', { at }));
+    const protoKey = typeof params.path === 'string' ? prototypeKeyIn(params.path.split('/')) : undefined;
+    if (protoKey !== undefined) problems.push(problem('rulePathPrototypeKey', { field: `${at}.path`, key: protoKey }));
     actions.push({ action: name, params });
   });
 

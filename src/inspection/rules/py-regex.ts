@@ -1,12 +1,21 @@
 /**
- * Python regular expressions (the rules DSLs use Python's `re`) compiled to JavaScript RegExps. The two
- * dialects share nearly all syntax rules use in practice; the differences handled here are Python's
- * leading global flags (`(?i)dell`), named groups `(?P<n>…)` / `(?P=n)` and `\A` / `\Z`. Anything the
- * JavaScript engine refuses is reported as an invalid regular expression.
+ * Python regular expressions (the rules DSLs use Python's `re`) run on RE2's linear-time engine
+ * (`re2js`), so no pattern a rule carries can hold the event loop: matching time grows with the input,
+ * never exponentially. RE2 reads Python's syntax for nearly everything rules use (named groups
+ * `(?P<n>…)`, inline flags `(?i)`, `\A`); `\Z` becomes RE2's `\z`. What RE2 cannot run in linear time
+ * (backreferences, lookahead and lookbehind) is refused with RE2's message naming the construct.
  */
+import { RE2JS } from 're2js';
+
+/** A compiled pattern: `test` says whether the value matches as the mode asks. */
+export interface PyPattern {
+  test(value: string): boolean;
+}
 
 /** The compiled pattern, or a message saying why it is not a valid regular expression. */
-export type CompiledRegex = { ok: true; regex: RegExp } | { ok: false; error: string };
+export type CompiledRegex = { ok: true; regex: PyPattern } | { ok: false; error: string };
+
+const UNSUPPORTED = 'backreferences, lookahead and lookbehind are not supported: rules run on a linear-time regular expression engine';
 
 /**
  * Compiles a Python pattern. `mode` `search` finds it anywhere (`re.search`, the `contains` operator);
@@ -14,27 +23,27 @@ export type CompiledRegex = { ok: true; regex: RegExp } | { ok: false; error: st
  */
 export function compilePyRegex(pattern: string, mode: 'search' | 'fullmatch' = 'search'): CompiledRegex {
   let source = pattern;
-  let flags = '';
+  let flags = 0;
   const lead = /^\(\?([aiLmsux]+)\)/.exec(source);
   if (lead) {
     for (const f of lead[1]!) {
-      if (f === 'i' || f === 'm' || f === 's') flags += flags.includes(f) ? '' : f;
+      if (f === 'i') flags |= RE2JS.CASE_INSENSITIVE;
+      else if (f === 'm') flags |= RE2JS.MULTILINE;
+      else if (f === 's') flags |= RE2JS.DOTALL;
       else if (f === 'x') return { ok: false, error: 'verbose mode (?x) is not supported' };
-      // a, L, u: ASCII / locale / unicode matching; no effect on the JavaScript engine here.
+      // a, L, u: ASCII / locale / unicode matching; no effect on the engine here.
     }
     source = source.slice(lead[0].length);
   }
-  source = source
-    .replace(/\(\?P<([A-Za-z_][A-Za-z0-9_]*)>/g, '(?<$1>')
-    .replace(/\(\?P=([A-Za-z_][A-Za-z0-9_]*)\)/g, '\\k<$1>')
-    .replace(/(^|[^\\])\\A/g, '$1(?<![\\s\\S])')
-    .replace(/(^|[^\\])\\Z/g, '$1(?![\\s\\S])');
+  source = source.replace(/(^|[^\\])((?:\\\\)*)\\Z/g, '$1$2\\z');
   // NOTE: upstream appends "$" and uses re.match, so "a|b" there also matches "ab…" (the "$" binds to
-  // the last alternative only); wrapping the whole pattern gives the documented full match.
-  if (mode === 'fullmatch') source = `^(?:${source})$`;
+  // the last alternative only); the whole value must match here, as documented.
   try {
-    return { ok: true, regex: new RegExp(source, flags) };
+    const re = RE2JS.compile(source, flags);
+    return { ok: true, regex: { test: (value) => (mode === 'fullmatch' ? re.matches(value) : re.matcher(value).find()) } };
   } catch (err) {
-    return { ok: false, error: err instanceof Error ? err.message.replace(/^Invalid regular expression: /, '') : String(err) };
+    const message = (err instanceof Error ? err.message : String(err)).replace(/^error parsing regexp: /, '');
+    const unsupported = /\\[1-9]|\(\?[=!<]|\(\?P=/.test(source);
+    return { ok: false, error: unsupported ? `${message} (${UNSUPPORTED})` : message };
   }
 }

@@ -5,13 +5,14 @@
  */
 
 import { pythonRepr } from '../../protocol/python-repr.js';
+import { isRecord } from '../../shared/own-keys.js';
 
 /** A JSON object, as rules see inspection data, nodes and ports. */
 export type PlainObject = Record<string, unknown>;
 
-/** True for a plain JSON object (not null, not an array). */
+/** True for a plain JSON object (not null, not an array, never `Object.prototype` itself). */
 export function isPlainObject(value: unknown): value is PlainObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return isRecord(value) && value !== Object.prototype;
 }
 
 /** A deep copy of JSON-like data (rules never mutate their inputs). */

@@ -5,6 +5,7 @@
  */
 import { FormatError, pyFormat, type FormatScope } from './py-format.js';
 import { isPlainObject } from './py-values.js';
+import { ownSet } from '../../shared/own-keys.js';
 
 /** What to do when a string cannot be formatted: throw, or keep the literal and report it. */
 export type OnFormatError = (template: string, error: FormatError) => string;
@@ -27,7 +28,7 @@ export function formatDeep(value: unknown, scope: FormatScope, onError: OnFormat
   if (Array.isArray(value)) return value.map((v) => formatDeep(v, scope, onError));
   if (isPlainObject(value)) {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[formatDeep(k, scope, onError) as string] = formatDeep(v, scope, onError);
+    for (const [k, v] of Object.entries(value)) ownSet(out, formatDeep(k, scope, onError) as string, formatDeep(v, scope, onError));
     return out;
   }
   return value;

@@ -7,6 +7,7 @@ import type { JsonObject, Node, Port } from '../../domain/node.js';
 import { updateCapabilities } from './capabilities.js';
 import { deepClone, isPlainObject, pyEquals, type PlainObject } from './py-values.js';
 import { pythonRepr } from '../../protocol/python-repr.js';
+import { hasOwnKey, ownGet, ownGetIn, ownSet, prototypeKeyIn } from '../../shared/own-keys.js';
 import type { PortChange, RuleLogLevel, RuleLogLine, RulesContext, RulesFailure, RulesResult } from './types.js';
 
 /** An action could not be applied; the engines turn it into a failure naming the rule. */
@@ -77,19 +78,21 @@ export class RulesWorkspace {
 
   /** Sets a value in plugin data, creating intermediate objects. */
   setPluginData(parts: readonly string[], value: unknown): void {
+    refusePrototypeKeys(parts, 'plugin data');
     let cur: PlainObject = this.pluginData;
     for (const key of parts.slice(0, -1)) {
-      const next = cur[key];
-      if (next === undefined) cur[key] = {};
+      const next = ownGet(cur, key);
+      if (next === undefined) ownSet(cur, key, {});
       else if (!isPlainObject(next)) throw new RuleActionError(`plugin data ${parts.join('.')}: "${key}" is not a dict`);
       cur = cur[key] as PlainObject;
     }
-    cur[parts.at(-1)!] = value;
+    ownSet(cur, parts.at(-1)!, value);
   }
 
   /** Appends to the list at `parts` in plugin data (created when missing or null). */
   extendPluginData(parts: readonly string[], value: unknown, unique: boolean): void {
-    const current = getIn(this.pluginData, parts);
+    refusePrototypeKeys(parts, 'plugin data');
+    const current = ownGetIn(this.pluginData, parts);
     if (current !== undefined && current !== null && !Array.isArray(current)) {
       throw new RuleActionError(`cannot extend plugin data ${parts.join('.')}: it is not a list but ${pythonRepr(current)}`);
     }
@@ -100,9 +103,9 @@ export class RulesWorkspace {
 
   /** Removes a value from plugin data; returns false when the path was not there. */
   unsetPluginData(parts: readonly string[]): boolean {
-    const parent = getIn(this.pluginData, parts.slice(0, -1));
+    const parent = ownGetIn(this.pluginData, parts.slice(0, -1));
     const key = parts.at(-1)!;
-    if (!isPlainObject(parent) || !Object.hasOwn(parent, key)) return false;
+    if (!isPlainObject(parent) || !hasOwnKey(parent, key)) return false;
     delete parent[key];
     return true;
   }
@@ -172,16 +175,14 @@ function pyEqualsStrict(a: unknown, b: unknown): boolean {
   return pyEquals(a, b);
 }
 
-function getIn(root: unknown, parts: readonly string[]): unknown {
-  let cur = root;
-  for (const key of parts) {
-    if (!isPlainObject(cur) || !Object.hasOwn(cur, key)) return undefined;
-    cur = cur[key];
-  }
-  return cur;
+/** Refuses a path with a key that would reach an object prototype (`__proto__`, `constructor`, `prototype`). */
+function refusePrototypeKeys(parts: readonly string[], what: string): void {
+  const key = prototypeKeyIn(parts);
+  if (key !== undefined) throw new RuleActionError(`${what} "${parts.join('/')}": "${key}" cannot be used as a key`);
 }
 
 function checkRoot(record: PlainObject, parts: readonly string[], what: string, readOnly: ReadonlySet<string>): string {
+  refusePrototypeKeys(parts, what);
   const root = parts[0];
   if (root === undefined || root === '') throw new RuleActionError(`empty attribute path for ${what}`);
   if (readOnly.has(root)) throw new RuleActionError(`${what} field "${root}" cannot be changed by rules`);
@@ -197,7 +198,8 @@ function parentFor(record: PlainObject, parts: readonly string[], what: string, 
   if (!isPlainObject(top)) throw new RuleActionError(`${what} field "${root}" is not a dict, so "${parts.join('/')}" cannot be set`);
   let cur: PlainObject = top;
   for (const key of parts.slice(1, -1)) {
-    if (cur[key] === undefined || cur[key] === null) cur[key] = {};
+    const found = ownGet(cur, key);
+    if (found === undefined || found === null) ownSet(cur, key, {});
     const next: unknown = cur[key];
     if (!isPlainObject(next)) throw new RuleActionError(`${what} "${parts.join('/')}": "${key}" is not a dict`);
     cur = next;
@@ -210,17 +212,17 @@ function setIn(record: PlainObject, parts: readonly string[], value: unknown, wh
     record[checkRoot(record, parts, what, readOnly)] = value;
     return;
   }
-  parentFor(record, parts, what, readOnly)[parts.at(-1)!] = value;
+  ownSet(parentFor(record, parts, what, readOnly), parts.at(-1)!, value);
 }
 
 function extendIn(record: PlainObject, parts: readonly string[], value: unknown, unique: boolean, what: string, readOnly: ReadonlySet<string>): void {
   const holder = parts.length === 1 ? record : parentFor(record, parts, what, readOnly);
   const key = parts.length === 1 ? checkRoot(record, parts, what, readOnly) : parts.at(-1)!;
-  const current = holder[key] ?? [];
+  const current = ownGet(holder, key) ?? [];
   if (!Array.isArray(current)) {
     throw new RuleActionError(`cannot extend ${what} "${parts.join('/')}" with ${pythonRepr(value)}: it is not a list but ${pythonRepr(current)}`);
   }
-  holder[key] = !unique || !current.some((v) => pyEquals(v, value)) ? [...current, value] : current;
+  ownSet(holder, key, !unique || !current.some((v) => pyEquals(v, value)) ? [...current, value] : current);
 }
 
 function deleteIn(record: PlainObject, parts: readonly string[], what: string, readOnly: ReadonlySet<string>): void {
@@ -230,6 +232,6 @@ function deleteIn(record: PlainObject, parts: readonly string[], what: string, r
     record[root] = isPlainObject(cur) ? {} : Array.isArray(cur) ? [] : null;
     return;
   }
-  const parent = getIn(record, parts.slice(0, -1));
-  if (isPlainObject(parent)) delete parent[parts.at(-1)!];
+  const parent = ownGetIn(record, parts.slice(0, -1));
+  if (isPlainObject(parent) && hasOwnKey(parent, parts.at(-1)!)) delete parent[parts.at(-1)!];
 }

@@ -18,6 +18,8 @@ export const API_MESSAGES = {
   bodyEmpty: { code: 'MalformedBody', text: 'Malformed JSON body: the body is empty.' },
   bodyMalformed: { code: 'MalformedBody', text: 'Malformed JSON body: {reason}' },
   bodyLengthMismatch: { code: 'MalformedBody', text: 'Request body size did not match Content-Length.' },
+  urlMalformed: { code: 'InvalidParameterValue', text: 'Invalid URL: a percent escape in the path is malformed (use %XX with two hexadecimal digits).' },
+  urlParamTooLong: { code: 'InvalidParameterValue', text: 'Invalid URL: a path component is longer than {max} characters.' },
   internalError: { code: 'Internal', text: 'Internal server error; see the server log.' },
 
   // api/app.ts
@@ -48,6 +50,7 @@ export const API_MESSAGES = {
   patchMandatoryAttribute: { code: 'InvalidParameterValue', text: "'{path}' is a mandatory attribute and can not be removed" },
   patchPathNotAllowed: { code: 'InvalidParameterValue', text: 'Cannot patch {path}. Only the following can be updated: {allowed}' },
   patchAddAtRoot: { code: 'InvalidParameterValue', text: 'Adding a new attribute ({path}) to the root of the resource is not allowed' },
+  patchPathPrototypeKey: { code: 'PatchError', text: 'Invalid patch: operation {index} has path {path}; "{key}" cannot be used as a key.' },
   patchNotApplicable: { code: 'PatchError', text: "Couldn't apply patch '{patch}'. Reason: {reason}" },
 
   // api/resolve.ts (also the UUIDs of URLs and query parameters in the routes)
@@ -112,6 +115,7 @@ export const API_MESSAGES = {
   faultFilterInvalid: { code: 'InvalidParameterValue', text: 'Unrecognized fault "{fault}" is specified, allowed faults are {faults}' },
 
   // api/routes/portgroups.ts
+  portNameInvalid: { code: 'InvalidParameterValue', text: "Cannot use invalid name '{name}' for a port." },
   portgroupNameInvalid: { code: 'InvalidParameterValue', text: "Cannot use invalid name '{name}' for a portgroup." },
 
   // api/routes/ports.ts

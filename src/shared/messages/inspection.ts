@@ -72,6 +72,7 @@ export const INSPECTION_MESSAGES = {
   ruleLogLevelInvalid: { code: 'InvalidParameterValue', text: '{at}.args.level: invalid log level "{level}"; choose from {levels}' },
   rulePathInvalid: { code: 'InvalidParameterValue', text: '{at}.args.path: "{path}" is not a valid attribute path' },
   rulePathNotField: { code: 'InvalidParameterValue', text: '{at}.args.path: "{field}" is not a {record} field' },
+  rulePathPrototypeKey: { code: 'InvalidParameterValue', text: '{field}: "{key}" cannot be used as a key in a path' },
   // inspection/rules/legacy-rules.ts ({kind} is "operator" or "action")
   legacyConditionOpUnknown: { code: 'InvalidParameterValue', text: '{at}.op: unknown operator "{op}"; supported: {supported}' },
   legacyFieldSchemeUnsupported: { code: 'InvalidParameterValue', text: '{at}.field: unsupported scheme "{scheme}://"; use data:// or node://' },
