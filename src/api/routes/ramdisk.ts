@@ -3,8 +3,9 @@
  * - `POST /v1/continue_inspection` (1.84): the agent's inspection data; no microversion needed (agents
  *   send none or an old one); the data itself is checked strictly by the conductor, against
  *   `protocol/agent/inventory.ts` `InspectionPayloadBody`.
- * - `GET /v1/lookup` (1.22): the agent finds its node by MACs (`addresses`) or `node_uuid` and gets its
- *   configuration — with the agent token the first time (`ramdisk.py` `LookupController`).
+ * - `GET /v1/lookup` (1.22): the agent finds its node by MACs (`addresses`, required; `node_uuid` only
+ *   narrows the match) and gets its configuration — with the agent token the first time of a ramdisk
+ *   boot (`ramdisk.py` `LookupController`).
  * - `POST /v1/heartbeat/{node}` (1.22): the agent says it is alive and where its API listens; the body is
  *   `protocol/agent/lookup.ts` `HeartbeatBody`, the token is required (fields newer than the requested
  *   version are refused, as Ironic does).
@@ -94,6 +95,8 @@ export function ramdiskRoutes(app: FastifyInstance, deps: ApiDeps): void {
       }
     });
     if (macs.length === 0 && !nodeUuid) throw fail('lookupArgumentsMissing');
+    // Anyone may list node UUIDs: only the machine's own MACs find its node (agent-callbacks.ts).
+    if (macs.length === 0) throw fail('lookupMacRequired');
     const found = await deps.conductor.lookupAgent(macs, nodeUuid);
     return {
       node: lookupNode(found.node, baseUrl(req, deps.config.public_url)),
