@@ -15,6 +15,7 @@ import type { Node } from '../../domain/node.js';
 import { ContinueInspectionQuery } from '../../protocol/agent/inventory.js';
 import { AGENT_STATUSES, HeartbeatBody, LookupQuery, type HeartbeatRequest } from '../../protocol/agent/lookup.js';
 import { fail } from '../../shared/errors.js';
+import { agentRateLimit } from '../agent-rate-limit.js';
 import type { ApiDeps } from '../context.js';
 import { baseUrl, selfLinks } from '../links.js';
 import { requireUuid } from '../resolve.js';
@@ -75,14 +76,16 @@ function lookupNode(node: Node, base: string): Record<string, unknown> {
   };
 }
 
+/** The agent endpoints; each is rate limited per source address (agent-rate-limit.ts) and bounded in body size. */
 export function ramdiskRoutes(app: FastifyInstance, deps: ApiDeps): void {
-  app.post('/v1/continue_inspection', { bodyLimit: deps.config.max_inspection_body_bytes }, async (req, reply) => {
+  const onRequest = agentRateLimit(app, deps.config);
+  app.post('/v1/continue_inspection', { bodyLimit: deps.config.max_inspection_body_bytes, onRequest }, async (req, reply) => {
     const uuid = await deps.conductor.continueInspection(req.body, queryParams(req.query, ContinueInspectionQuery).node_uuid);
     reply.code(202);
     return { uuid };
   });
 
-  app.get('/v1/lookup', async (req) => {
+  app.get('/v1/lookup', { onRequest }, async (req) => {
     requireUrlVersion(req.apiMinor, RAMDISK_MINOR);
     const { addresses, node_uuid: nodeUuid } = queryParams(req.query, LookupQuery);
     if (nodeUuid !== undefined) requireUuid('node_uuid', nodeUuid);
@@ -113,7 +116,7 @@ export function ramdiskRoutes(app: FastifyInstance, deps: ApiDeps): void {
     };
   });
 
-  app.post<{ Params: { node: string } }>('/v1/heartbeat/:node', async (req, reply) => {
+  app.post<{ Params: { node: string } }>('/v1/heartbeat/:node', { onRequest }, async (req, reply) => {
     requireUrlVersion(req.apiMinor, RAMDISK_MINOR);
     await deps.conductor.agentHeartbeat(req.params.node, checkHeartbeat(req.body, req.apiMinor));
     reply.code(202);
