@@ -134,6 +134,11 @@ describe('hijack and lock flooding', () => {
     const res = await heartbeat(other.uuid, { callback_url: 'http://10.0.0.7:9999', agent_token: token });
     expect(res.statusCode).toBe(202);
     expect((await t.store.nodes.get(other.uuid)).driver_internal_info).not.toHaveProperty('agent_url');
+    // In a hold the agent waits too: its heartbeat is taken (Ironic's HEARTBEAT_ALLOWED).
+    const held = await createNodeIn(t, 'held', 'active');
+    await t.store.nodes.update(held.uuid, { provision_state: 'deploy hold', driver_internal_info: { agent_secret_token: token } });
+    expect((await heartbeat(held.uuid, { callback_url: 'http://10.0.0.8:9999', agent_token: token })).statusCode).toBe(202);
+    expect((await t.store.nodes.get(held.uuid)).driver_internal_info.agent_url).toBe('http://10.0.0.8:9999');
   });
 });
 

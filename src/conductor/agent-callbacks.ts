@@ -17,7 +17,9 @@
  */
 import type { JsonObject, Node } from '../domain/node.js';
 import { HIDDEN_AGENT_TOKEN, type HeartbeatRequest } from '../protocol/agent/lookup.js';
-import { FAST_TRACK_LOOKUP_ALLOWED_STATES, LOOKUP_ALLOWED_STATES } from '../domain/states.js';
+import {
+  FAST_TRACK_HEARTBEAT_ALLOWED_STATES, FAST_TRACK_LOOKUP_ALLOWED_STATES, HEARTBEAT_ALLOWED_STATES, LOOKUP_ALLOWED_STATES,
+} from '../domain/states.js';
 import { fastTrackEnabled } from '../drivers/agent/fast-track.js';
 import { agentTokenMatches, newAgentToken } from '../drivers/agent/token.js';
 import { isoTime } from '../shared/clock.js';
@@ -27,15 +29,24 @@ import type { ConductorContext } from './context.js';
 import { resumeOnHeartbeat } from './flows/agent-resume.js';
 import { Task, withTask } from './task.js';
 
-/** Whether an agent may look `node` up, or heartbeat for it, now; a driver_info `fast_track` that is no boolean counts as off here (the flows report it). */
-function agentServed(ctx: ConductorContext, node: Node): boolean {
-  let fastTrack = false;
+/** Whether fast track is on for `node`; a driver_info `fast_track` that is no boolean counts as off here (the flows report it). */
+function fastTrackOn(ctx: ConductorContext, node: Node): boolean {
   try {
-    fastTrack = fastTrackEnabled(node, ctx.config);
+    return fastTrackEnabled(node, ctx.config);
   } catch {
     // validate and the flows name the bad value.
+    return false;
   }
-  return (fastTrack ? FAST_TRACK_LOOKUP_ALLOWED_STATES : LOOKUP_ALLOWED_STATES).includes(node.provision_state);
+}
+
+/** Whether an agent may look `node` up now (Ironic `lookup_allowed`). */
+function agentServed(ctx: ConductorContext, node: Node): boolean {
+  return (fastTrackOn(ctx, node) ? FAST_TRACK_LOOKUP_ALLOWED_STATES : LOOKUP_ALLOWED_STATES).includes(node.provision_state);
+}
+
+/** Whether a heartbeat for `node` is taken now (Ironic `heartbeat_allowed`). */
+function heartbeatTaken(ctx: ConductorContext, node: Node): boolean {
+  return (fastTrackOn(ctx, node) ? FAST_TRACK_HEARTBEAT_ALLOWED_STATES : HEARTBEAT_ALLOWED_STATES).includes(node.provision_state);
 }
 
 /** How long lookups and heartbeats wait for a node lock held by a short operation before answering 409. */
@@ -96,7 +107,7 @@ function checkAgentOf(node: Node, hb: AgentHeartbeat): void {
 export async function agentHeartbeat(ctx: ConductorContext, ident: string, hb: AgentHeartbeat): Promise<void> {
   const seen = await ctx.store.nodes.get(ident);
   checkAgentOf(seen, hb);
-  if (!agentServed(ctx, seen)) {
+  if (!heartbeatTaken(ctx, seen)) {
     ctx.logger.warn({ node: seen.uuid, state: seen.provision_state }, `heartbeat of node ${seen.uuid} in provision state "${seen.provision_state}" not acted on: no agent serves it there`);
     return;
   }
