@@ -12,6 +12,7 @@ import { overContract } from './support/contract.js';
 
 const V = { 'x-openstack-ironic-api-version': '1.72' };
 const MAC = '52:54:00:aa:00:01';
+const OTHER_MAC = '52:54:00:aa:00:02';
 
 let t: TestConductor;
 let app: FastifyInstance;
@@ -46,7 +47,7 @@ describe('lookup', () => {
     expect(body.config.agent_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(body.node.driver_internal_info).not.toHaveProperty('agent_secret_token');
 
-    const again = (await lookup(`node_uuid=${uuid}`)).json<Lookup>();
+    const again = (await lookup(`addresses=${MAC}&node_uuid=${uuid}`)).json<Lookup>();
     expect(again.config.agent_token).toBe('******');
     const shown = (await app.inject({ url: `/v1/nodes/${uuid}`, headers: { 'x-openstack-ironic-api-version': 'latest' } })).json<{ driver_internal_info: Record<string, unknown> }>();
     expect(shown.driver_internal_info.agent_secret_token).toBe('******');
@@ -57,9 +58,11 @@ describe('lookup', () => {
   it('refuses what it cannot serve: unknown MACs, nodes no agent serves, bad input, old versions', async () => {
     expect((await lookup('addresses=52:54:00:ff:ff:ff')).statusCode).toBe(404);
     const other = await createNodeIn(t, 'idle', 'manageable');
-    const idle = await lookup(`node_uuid=${other.uuid}`);
+    await t.conductor.client.createPort({ node_id: other.id, address: OTHER_MAC, pxe_enabled: true });
+    const idle = await lookup(`addresses=${OTHER_MAC}`);
     expect(idle.statusCode).toBe(404);
-    expect(faultString(idle.body)).toMatch(/provision state "manageable", in which no agent serves it/);
+    // The same answer as for an unknown machine: nothing is told about a node no agent serves.
+    expect(faultString(idle.body)).toBe(`Node with addresses ${OTHER_MAC} could not be found.`);
     const noMac = await lookup('addresses=zz');
     expect(noMac.statusCode).toBe(400);
     expect(faultString(noMac.body)).toBe("At least one of 'addresses' and 'node_uuid' parameters is required");
@@ -70,20 +73,72 @@ describe('lookup', () => {
 
   it('with fast track, also serves nodes in enroll, manageable and available (an agent kept running between phases)', async () => {
     const other = await createNodeIn(t, 'kept', 'available');
+    await t.conductor.client.createPort({ node_id: other.id, address: OTHER_MAC, pxe_enabled: true });
     const patch = (value: unknown) => app.inject({
       method: 'PATCH', url: `/v1/nodes/${other.uuid}`, headers: V, payload: [{ op: 'add', path: '/driver_info/fast_track', value }],
     });
-    expect((await lookup(`node_uuid=${other.uuid}`)).statusCode).toBe(404);
+    expect((await lookup(`addresses=${OTHER_MAC}&node_uuid=${other.uuid}`)).statusCode).toBe(404);
     // A value that is no boolean counts as off here (the direct deploy interface's validate names it).
     expect((await patch('sometimes')).statusCode).toBe(200);
-    expect((await lookup(`node_uuid=${other.uuid}`)).statusCode).toBe(404);
+    expect((await lookup(`addresses=${OTHER_MAC}&node_uuid=${other.uuid}`)).statusCode).toBe(404);
     expect((await patch('true')).statusCode).toBe(200);
-    const found = await lookup(`node_uuid=${other.uuid}`);
+    const found = await lookup(`addresses=${OTHER_MAC}&node_uuid=${other.uuid}`);
     expect(found.statusCode, found.body).toBe(200);
     expect(found.json<Lookup>().config.agent_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     // The conductor's default: off here; the node's true wins. Its false wins over a conductor's true too (see fast-track.test.ts).
     expect((await patch(false)).statusCode).toBe(200);
-    expect((await lookup(`node_uuid=${other.uuid}`)).statusCode).toBe(404);
+    expect((await lookup(`addresses=${OTHER_MAC}&node_uuid=${other.uuid}`)).statusCode).toBe(404);
+  });
+});
+
+describe('hijack and lock flooding', () => {
+  it('the node UUID alone finds no node, nor does it with the MACs of another machine; the token stays unhanded', async () => {
+    const alone = await lookup(`node_uuid=${uuid}`);
+    expect(alone.statusCode).toBe(400);
+    expect(faultString(alone.body)).toMatch(/valid MAC address is required in 'addresses': 'node_uuid' alone does not identify/);
+    const other = await createNodeIn(t, 'other', 'manageable', { inspect_interface: 'agent' });
+    await t.conductor.client.createPort({ node_id: other.id, address: OTHER_MAC, pxe_enabled: true });
+    await t.conductor.client.doProvisionAction(other.uuid, 'inspect', {});
+    await waitForState(t.store, other.uuid, 'inspect wait');
+    const crossed = await lookup(`addresses=${OTHER_MAC}&node_uuid=${uuid}`);
+    expect(crossed.statusCode).toBe(404);
+    expect((await lookup(`addresses=52:54:00:ff:ff:ff&node_uuid=${uuid}`)).statusCode).toBe(404);
+    expect((await t.store.nodes.get(uuid)).driver_internal_info).not.toHaveProperty('agent_secret_token');
+    // The real agent, with its own MACs, still gets the token.
+    const real = await lookup(`addresses=${MAC}&node_uuid=${uuid}`);
+    expect(real.json<Lookup>().config.agent_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+
+  it('checks the token before the lock: a locked node refuses a wrong token at once, and answers a later lookup', async () => {
+    const token = (await lookup(`addresses=${MAC}`)).json<Lookup>().config.agent_token;
+    await t.store.nodes.reserve(uuid, 'another-conductor');
+    const forged = await heartbeat(uuid, { callback_url: 'http://10.0.0.9:9999', agent_token: 'z'.repeat(43) });
+    expect(forged.statusCode, forged.body).toBe(400);
+    expect(faultString(forged.body)).toMatch(/Invalid or missing agent token/);
+    const again = await lookup(`addresses=${MAC}`);
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json<Lookup>().config.agent_token).toBe('******');
+    // The real agent's heartbeat waits for the lock (409 while it is held), never taken by the others.
+    expect((await heartbeat(uuid, { callback_url: 'http://10.0.0.5:9999', agent_token: token })).statusCode).toBe(409);
+    const held = await t.store.nodes.get(uuid);
+    expect(held.reservation).toBe('another-conductor');
+    expect(held.driver_internal_info).not.toHaveProperty('agent_url');
+    await t.store.nodes.release(uuid, 'another-conductor');
+    expect((await heartbeat(uuid, { callback_url: 'http://10.0.0.5:9999', agent_token: token })).statusCode).toBe(202);
+  });
+
+  it('takes and ignores a heartbeat with the right token for a node no agent serves now', async () => {
+    const token = (await lookup(`addresses=${MAC}`)).json<Lookup>().config.agent_token;
+    const other = await createNodeIn(t, 'done', 'active');
+    await t.store.nodes.update(other.uuid, { driver_internal_info: { agent_secret_token: token } });
+    const res = await heartbeat(other.uuid, { callback_url: 'http://10.0.0.7:9999', agent_token: token });
+    expect(res.statusCode).toBe(202);
+    expect((await t.store.nodes.get(other.uuid)).driver_internal_info).not.toHaveProperty('agent_url');
+    // In a hold the agent waits too: its heartbeat is taken (Ironic's HEARTBEAT_ALLOWED).
+    const held = await createNodeIn(t, 'held', 'active');
+    await t.store.nodes.update(held.uuid, { provision_state: 'deploy hold', driver_internal_info: { agent_secret_token: token } });
+    expect((await heartbeat(held.uuid, { callback_url: 'http://10.0.0.8:9999', agent_token: token })).statusCode).toBe(202);
+    expect((await t.store.nodes.get(held.uuid)).driver_internal_info.agent_url).toBe('http://10.0.0.8:9999');
   });
 });
 
@@ -135,6 +190,10 @@ describe('token lifetime', () => {
     expect((await heartbeat(uuid, { callback_url: 'http://10.0.0.5:9999', agent_token: token })).statusCode).toBe(202);
     await t.conductor.client.doProvisionAction(uuid, 'abort', {});
     await waitForState(t.store, uuid, 'inspect failed');
+    // The abort forgot the agent at once: its token opens nothing any more.
+    const aborted = (await t.store.nodes.get(uuid)).driver_internal_info;
+    expect(aborted).not.toHaveProperty('agent_secret_token');
+    expect(aborted).not.toHaveProperty('agent_url');
     await t.conductor.client.doProvisionAction(uuid, 'inspect', {});
     await waitForState(t.store, uuid, 'inspect wait');
     const dii = (await t.store.nodes.get(uuid)).driver_internal_info;

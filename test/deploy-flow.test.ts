@@ -135,6 +135,9 @@ describe('direct deploy through the agent', () => {
     expect(bad.provision_state).toBe('deploy failed');
     expect(bad.last_error).toMatch(/write_image.*checksum/is);
     expect(bad.last_error).toMatch(/Agent logs: .*\.tar\.gz/);
+    // The failure forgot the agent (its logs were fetched first): its token opens nothing any more.
+    expect(bad.driver_internal_info).not.toHaveProperty('agent_secret_token');
+    expect(bad.driver_internal_info).not.toHaveProperty('agent_url');
     expect((await readdir(path.join(dir, 'logs'))).some((f) => f.startsWith(uuid))).toBe(true);
 
     const missing = await deploy(uuid, { image_source: `${imageUrl}/nothing.raw` });
@@ -155,6 +158,7 @@ describe('direct deploy through the agent', () => {
     const failed = await provision(api, t.store, uuid, 'provide', {}, 20_000);
     expect(failed.provision_state).toBe('clean failed');
     expect(failed.last_error).toMatch(/The agent failed clean step deploy\.erase_devices_metadata: .*(EISDIR|directory)/s);
+    expect(failed.driver_internal_info).not.toHaveProperty('agent_secret_token');
   }, 60_000);
 
   it('fails a deploy whose agent stops heartbeating once the callback timeout passes', async () => {
@@ -163,5 +167,6 @@ describe('direct deploy through the agent', () => {
     const node = await deploy(uuid, { image_source: `${imageUrl}/slow.raw`, image_os_hash_algo: 'sha256', image_os_hash_value: image.sha256 });
     expect(node.provision_state).toBe('deploy failed');
     expect(node.last_error).toMatch(/agent stopped heartbeating during deploy\.write_image \(last heartbeat .*\)/);
+    expect(node.driver_internal_info).not.toHaveProperty('agent_secret_token');
   }, 60_000);
 });

@@ -239,3 +239,27 @@ describe('ironic-inspector API v1 rules (/v1/rules)', () => {
     expect(json<{ rules: Rule[] }>((await app.inject({ method: 'GET', url: '/v1/rules', headers: V })).body).rules).toHaveLength(1);
   });
 });
+
+describe('the ramdisk callback POST /v1/continue, public as in ironic-inspector', () => {
+  it('bounds its body (413) and the requests of one address (429), in the inspector’s envelope, before the conductor sees them', async () => {
+    const small = buildInspectorApp({
+      store: t.store, conductor: overContract(t.conductor.client), logger: silentLogger(),
+      config: testApiConfig({ max_inspection_body_bytes: 2048, agent_rate_limit_per_minute: 2 }),
+    });
+    await small.ready();
+    try {
+      const post = (payload: object, remoteAddress = '192.0.2.30') => small.inject({ method: 'POST', url: '/v1/continue', payload, remoteAddress });
+      const big = await post({ inventory: { padding: 'x'.repeat(4000) } });
+      expect(big.statusCode).toBe(413);
+      expect(message(big.body)).toBe('Request body is too large (limit 2048 bytes).');
+      expect((await post({ inventory: { interfaces: [] } })).statusCode).not.toBe(429);
+      const refused = await post({ inventory: { interfaces: [] } });
+      expect(refused.statusCode).toBe(429);
+      expect(message(refused.body)).toMatch(/^Too many requests from 192\.0\.2\.30 to the agent endpoints \(at most 2 a minute\)/);
+      expect((await post({ inventory: { interfaces: [] } }, '192.0.2.31')).statusCode).not.toBe(429);
+      expect(await t.store.nodes.list({}, { limit: 10 })).toEqual([]);
+    } finally {
+      await small.close();
+    }
+  });
+});

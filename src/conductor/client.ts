@@ -133,8 +133,8 @@ export interface ConductorClient {
    */
   continueInspection(body: unknown, nodeUuid?: string): Promise<string>;
   /**
-   * `GET /v1/lookup`: the node an agent serves, by its MACs or UUID, with the agent token the first time
-   * (`******` after). NodeNotFound when no single node in an agent state matches; NodeLocked while busy.
+   * `GET /v1/lookup`: the node an agent serves, by its MACs (`nodeUuid` only narrows the match), with the
+   * agent token the first time (`******` after). NodeNotFound when no single node in an agent state matches; NodeLocked while busy.
    */
   lookupAgent(macs: readonly string[], nodeUuid?: string): Promise<AgentLookup>;
   /** `POST /v1/heartbeat/{node}` (checked by the API): InvalidParameterValue for a wrong token or a changed URL; NodeLocked while busy. */

@@ -40,7 +40,18 @@ describe('finding the node of an inspection payload', () => {
     expect((await lookupInspectedNode(ctx, { macs: ['52:54:00:00:00:0A'], bmcAddresses: [] })).uuid).toBe(a.uuid);
     expect((await lookupInspectedNode(ctx, { macs: [], bmcAddresses: ['10.0.0.2'] })).uuid).toBe(b.uuid);
     expect((await lookupInspectedNode(ctx, { macs: ['52:54:00:00:00:0b', 'aa:bb:cc:dd:ee:ff'], bmcAddresses: ['10.0.0.2', '0.0.0.0'] })).uuid).toBe(b.uuid);
-    expect((await lookupInspectedNode(ctx, { macs: [], bmcAddresses: [], nodeUuid: a.uuid })).uuid).toBe(a.uuid);
+    expect((await lookupInspectedNode(ctx, { macs: ['52:54:00:00:00:0a'], bmcAddresses: [], nodeUuid: a.uuid })).uuid).toBe(a.uuid);
+  });
+
+  it('takes a node_uuid only when the data also recognises that node, unless it has neither ports nor a BMC address', async () => {
+    const { t, a, b } = await fleet();
+    const ctx = t.conductor.context;
+    for (const keys of [{ macs: [], bmcAddresses: [] }, { macs: ['aa:bb:cc:dd:ee:ff'], bmcAddresses: ['10.9.9.9'] }]) {
+      await expect(lookupInspectedNode(ctx, { ...keys, nodeUuid: a.uuid })).rejects.toMatchObject({ code: 'InspectionLookupFailed' });
+    }
+    expect((await lookupInspectedNode(ctx, { macs: [], bmcAddresses: ['10.0.0.2'], nodeUuid: b.uuid })).uuid).toBe(b.uuid);
+    const bare = await t.store.nodes.create({ driver: 'fake-hardware', name: 'bare', provision_state: 'inspect wait' });
+    expect((await lookupInspectedNode(ctx, { macs: [], bmcAddresses: [], nodeUuid: bare.uuid })).uuid).toBe(bare.uuid);
   });
 
   it('says what it tried when nothing matches, and refuses disagreeing or idle nodes', async () => {

@@ -2,7 +2,8 @@
  * Finds the node an inspection payload belongs to, as Ironic's `continue_inspection` and the legacy
  * inspector do: by the MAC addresses of its interfaces (the node's ports) and by its BMC address (the
  * host of any `*_address` in a node's driver_info), among the nodes being inspected. A payload may also
- * name its node (`node_uuid`). No match, or matches that disagree, are errors that say what was tried.
+ * name its node (`node_uuid`), which the MACs or the BMC address must then confirm unless the node has
+ * neither ports nor a BMC address yet. No match, or matches that disagree, are errors that say what was tried.
  */
 import type { Node } from '../domain/node.js';
 import { S } from '../domain/states.js';
@@ -75,6 +76,11 @@ export async function lookupInspectedNode(ctx: ConductorContext, keys: LookupKey
     const named = await ctx.store.nodes.get(keys.nodeUuid);
     if (byMac.size > 0 && !byMac.has(named.id)) {
       throw fail('inspectionNamesOtherNode', { node: named.uuid, keys: [...byMac.values()].flat().join(', ') });
+    }
+    // Anyone may list node UUIDs: a node that has ports or a BMC address must be recognised by them too.
+    if (!byMac.has(named.id) && !bmcHosts(named).some((h) => bmc.has(h))) {
+      const known = (await ctx.store.ports.list({ node_id: named.id }, { limit: 1 })).length > 0 || bmcHosts(named).length > 0;
+      if (known) throw fail('inspectionNoMatch', tried);
     }
     return checkInspecting(named);
   }

@@ -11,6 +11,7 @@ import type { NodeChanges } from '../db/store.js';
 import type { Node, PowerState } from '../domain/node.js';
 import { STATES, targetAfter, transition, type ProvisionEvent, type ProvisionState } from '../domain/states.js';
 import type { DiscoveredPort, DriverTask, HistorySeverity } from '../drivers/interfaces/base.js';
+import { withoutAgent } from '../drivers/agent/token.js';
 import type { Driver } from '../drivers/registry.js';
 import { isoTime } from '../shared/clock.js';
 import { fail, IngotError, messageOf } from '../shared/errors.js';
@@ -161,10 +162,13 @@ export class Task {
     const target = opts.target !== undefined ? opts.target : targetAfter(event, to, this.current.target_provision_state);
     const changes: NodeChanges = { provision_state: to, target_provision_state: target, provision_updated_at: isoTime(now) };
     if (opts.lastError !== undefined) changes.last_error = opts.lastError;
-    this.set(changes);
-    await this.save();
     // ERROR for failures and aborts into a failure state; an abort back to a stable state (service failed -> active) is not one.
     const failed = event === 'fail' || (event === 'abort' && !STATES[to].stable);
+    // A failed flow's agent is forgotten, as Ironic's error handlers' `wipe_token_and_url`: its token opens nothing any more.
+    const forgotten = failed ? withoutAgent(this.current.driver_internal_info) : null;
+    if (forgotten !== null) changes.driver_internal_info = forgotten;
+    this.set(changes);
+    await this.save();
     const consoleLog = failed ? await keepConsoleLog(this.ctx, this.current) : null;
     const why = `${failed && opts.lastError ? `: ${opts.lastError}` : ''}${consoleLog ? ` (console log: ${consoleLog})` : ''}`;
     await this.record('provisioning', `${from} -> ${to} (${event})${why}`, failed ? 'ERROR' : 'INFO', Number.isFinite(since) ? Math.max(0, now - since) : null);

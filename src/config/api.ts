@@ -33,5 +33,17 @@ export const ApiConfig = Type.Object({
     exclusiveMinimum: 0,
     description: 'A conductor whose last heartbeat is older than this shows as `alive: false` in /v1/conductors.',
   }),
+  // The public agent endpoints (lookup, heartbeat, continue_inspection, the legacy inspector's /v1/continue).
+  agent_rate_limit_per_minute: Type.Integer({
+    default: 600,
+    minimum: 0,
+    description:
+      'Requests a minute one source address may send to the agent endpoints (lookup, heartbeat, inspection data), counted together; ' +
+      'beyond it they are answered 429. An agent sends a few a minute. 0 turns the limit off.',
+  }),
+  agent_rate_limit_exempt: Type.Array(Type.String(), {
+    default: ['127.0.0.1', '::1'],
+    description: 'Source addresses the agent rate limit does not count (loopback by default, where simulated machines run).',
+  }),
 });
 export type ApiConfig = Static<typeof ApiConfig>;

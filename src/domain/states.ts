@@ -247,6 +247,15 @@ export const FAST_TRACK_LOOKUP_ALLOWED_STATES: readonly ProvisionState[] = [
   S.ENROLL, S.MANAGEABLE, S.AVAILABLE, ...LOOKUP_ALLOWED_STATES, S.SERVICEHOLD,
 ];
 
+/**
+ * States in which a heartbeat of the node's agent is taken (Ironic `HEARTBEAT_ALLOWED`): those of a
+ * lookup and the holds, where the agent waits too; in any other state it is answered and ignored.
+ */
+export const HEARTBEAT_ALLOWED_STATES: readonly ProvisionState[] = [...LOOKUP_ALLOWED_STATES, S.DEPLOYHOLD, S.CLEANHOLD, S.SERVICEHOLD];
+
+/** States in which a heartbeat is taken with fast track on (Ironic `FASTTRACK_HEARTBEAT_ALLOWED`). */
+export const FAST_TRACK_HEARTBEAT_ALLOWED_STATES: readonly ProvisionState[] = [S.ENROLL, S.MANAGEABLE, S.AVAILABLE, ...HEARTBEAT_ALLOWED_STATES];
+
 /** The kinds of step flows (`clean_steps`, `deploy_steps`, `service_steps`). */
 export type StepKind = 'clean' | 'deploy' | 'service';
 

@@ -6,6 +6,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { JsonObject, Node } from '../../domain/node.js';
 import { fail, IngotError } from '../../shared/errors.js';
+import { agentRateLimit } from '../agent-rate-limit.js';
 import type { ApiDeps } from '../context.js';
 import { getNode } from '../resolve.js';
 import { MAX_MINOR } from '../microversion.js';
@@ -115,7 +116,8 @@ export function introspectionRoutes(app: FastifyInstance, deps: ApiDeps): void {
   app.get('/v1/introspection/:node_id/data/unprocessed', unprocessed);
   app.post('/v1/introspection/:node_id/data/unprocessed', unprocessed);
 
-  app.post('/v1/continue', { bodyLimit: deps.config.max_inspection_body_bytes }, async (req) => {
+  // The ramdisk's callback needs no credentials: rate limited per source address, bounded in size.
+  app.post('/v1/continue', { bodyLimit: deps.config.max_inspection_body_bytes, onRequest: agentRateLimit(app, deps.config) }, async (req) => {
     const uuid = await deps.conductor.continueInspection(req.body);
     return { uuid };
   });

@@ -3,8 +3,9 @@
  * - `POST /v1/continue_inspection` (1.84): the agent's inspection data; no microversion needed (agents
  *   send none or an old one); the data itself is checked strictly by the conductor, against
  *   `protocol/agent/inventory.ts` `InspectionPayloadBody`.
- * - `GET /v1/lookup` (1.22): the agent finds its node by MACs (`addresses`) or `node_uuid` and gets its
- *   configuration — with the agent token the first time (`ramdisk.py` `LookupController`).
+ * - `GET /v1/lookup` (1.22): the agent finds its node by MACs (`addresses`, required; `node_uuid` only
+ *   narrows the match) and gets its configuration — with the agent token the first time of a ramdisk
+ *   boot (`ramdisk.py` `LookupController`).
  * - `POST /v1/heartbeat/{node}` (1.22): the agent says it is alive and where its API listens; the body is
  *   `protocol/agent/lookup.ts` `HeartbeatBody`, the token is required (fields newer than the requested
  *   version are refused, as Ironic does).
@@ -14,6 +15,7 @@ import type { Node } from '../../domain/node.js';
 import { ContinueInspectionQuery } from '../../protocol/agent/inventory.js';
 import { AGENT_STATUSES, HeartbeatBody, LookupQuery, type HeartbeatRequest } from '../../protocol/agent/lookup.js';
 import { fail } from '../../shared/errors.js';
+import { agentRateLimit } from '../agent-rate-limit.js';
 import type { ApiDeps } from '../context.js';
 import { baseUrl, selfLinks } from '../links.js';
 import { requireUuid } from '../resolve.js';
@@ -74,14 +76,16 @@ function lookupNode(node: Node, base: string): Record<string, unknown> {
   };
 }
 
+/** The agent endpoints; each is rate limited per source address (agent-rate-limit.ts) and bounded in body size. */
 export function ramdiskRoutes(app: FastifyInstance, deps: ApiDeps): void {
-  app.post('/v1/continue_inspection', { bodyLimit: deps.config.max_inspection_body_bytes }, async (req, reply) => {
+  const onRequest = agentRateLimit(app, deps.config);
+  app.post('/v1/continue_inspection', { bodyLimit: deps.config.max_inspection_body_bytes, onRequest }, async (req, reply) => {
     const uuid = await deps.conductor.continueInspection(req.body, queryParams(req.query, ContinueInspectionQuery).node_uuid);
     reply.code(202);
     return { uuid };
   });
 
-  app.get('/v1/lookup', async (req) => {
+  app.get('/v1/lookup', { onRequest }, async (req) => {
     requireUrlVersion(req.apiMinor, RAMDISK_MINOR);
     const { addresses, node_uuid: nodeUuid } = queryParams(req.query, LookupQuery);
     if (nodeUuid !== undefined) requireUuid('node_uuid', nodeUuid);
@@ -94,6 +98,8 @@ export function ramdiskRoutes(app: FastifyInstance, deps: ApiDeps): void {
       }
     });
     if (macs.length === 0 && !nodeUuid) throw fail('lookupArgumentsMissing');
+    // Anyone may list node UUIDs: only the machine's own MACs find its node (agent-callbacks.ts).
+    if (macs.length === 0) throw fail('lookupMacRequired');
     const found = await deps.conductor.lookupAgent(macs, nodeUuid);
     return {
       node: lookupNode(found.node, baseUrl(req, deps.config.public_url)),
@@ -110,7 +116,7 @@ export function ramdiskRoutes(app: FastifyInstance, deps: ApiDeps): void {
     };
   });
 
-  app.post<{ Params: { node: string } }>('/v1/heartbeat/:node', async (req, reply) => {
+  app.post<{ Params: { node: string } }>('/v1/heartbeat/:node', { onRequest }, async (req, reply) => {
     requireUrlVersion(req.apiMinor, RAMDISK_MINOR);
     await deps.conductor.agentHeartbeat(req.params.node, checkHeartbeat(req.body, req.apiMinor));
     reply.code(202);

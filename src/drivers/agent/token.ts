@@ -1,8 +1,9 @@
 /**
  * The agent token and the agent's last heartbeat, as the node keeps them in `driver_internal_info`
  * (Ironic's `agent_secret_token`, `agent_url`, `agent_last_heartbeat`; `utils.wipe_token_and_url`). The
- * conductor's lookup hands the token out, its heartbeat checks it; the ramdisk boot, a power-off and the
- * inspection forget it, so that the next ramdisk looks its node up again.
+ * conductor's lookup hands the token out, its heartbeat checks it; the ramdisk boot, a power-off, the end
+ * of a flow (but for fast track) and every failure or abort of one forget it, so that the next ramdisk
+ * looks its node up again.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Node } from '../../domain/node.js';
@@ -28,8 +29,14 @@ export function lastHeartbeatMs(node: Pick<Node, 'driver_internal_info'>): numbe
   return Number.isNaN(ms) ? null : ms;
 }
 
+/** `driver_internal_info` without the agent's token, URL, heartbeat time and certificate, or null when it holds none of them. */
+export function withoutAgent(dii: Node['driver_internal_info']): Node['driver_internal_info'] | null {
+  const { agent_secret_token: _t, agent_url: _u, agent_last_heartbeat: _h, agent_verify_ca: _c, ...rest } = dii;
+  return Object.keys(rest).length !== Object.keys(dii).length ? rest : null;
+}
+
 /** Forgets the agent token and URL (a new ramdisk boot must look the node up again), as Ironic's `wipe_token_and_url`. */
 export function wipeAgentToken(task: Pick<DriverTask, 'node' | 'update'>): void {
-  const { agent_secret_token: _t, agent_url: _u, agent_last_heartbeat: _h, agent_verify_ca: _c, ...rest } = task.node.driver_internal_info;
-  if (Object.keys(rest).length !== Object.keys(task.node.driver_internal_info).length) task.update({ driver_internal_info: rest });
+  const rest = withoutAgent(task.node.driver_internal_info);
+  if (rest !== null) task.update({ driver_internal_info: rest });
 }

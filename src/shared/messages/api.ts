@@ -128,6 +128,8 @@ export const API_MESSAGES = {
   agentTokenRequired: { code: 'InvalidParameterValue', text: 'Agent token is required for heartbeat processing.' },
   agentStatusInvalid: { code: 'InvalidParameterValue', text: 'Agent status is invalid. Valid states are {statuses}.' },
   lookupArgumentsMissing: { code: 'InvalidParameterValue', text: "At least one of 'addresses' and 'node_uuid' parameters is required" },
+  agentRateLimited: { code: 'RateLimited', text: 'Too many requests from {address} to the agent endpoints (at most {max} a minute); retry in {seconds} s.' },
+  lookupMacRequired: { code: 'InvalidParameterValue', text: "At least one valid MAC address is required in 'addresses': 'node_uuid' alone does not identify the agent's node." },
 
   // api/legacy-inspector/ (ironic-inspector's texts)
   inspectorVersionUnsupported: { code: 'NotAcceptable', text: 'Unsupported API version {version}, supported range is 1.{min} to 1.{max}' },

@@ -4,7 +4,6 @@ import type { MessageTable } from './table.js';
 export const CONDUCTOR_MESSAGES = {
   // conductor/agent-callbacks.ts (lookup and heartbeat of the ramdisk agent)
   agentLookupNoNode: { code: 'NodeNotFound', text: 'Node with addresses {macs} could not be found.' },
-  agentLookupStateNotServed: { code: 'NodeNotFound', text: 'Node {node} is in provision state "{state}", in which no agent serves it.' },
   agentTokenInvalid: { code: 'InvalidParameterValue', text: 'Invalid or missing agent token received for node {node}.' },
   agentCallbackUrlChanged: { code: 'InvalidParameterValue', text: 'Detected change in ramdisk provided "callback_url".' },
 
