@@ -14,6 +14,7 @@ import type { DiscoveredPort, DriverTask, HistorySeverity } from '../drivers/int
 import type { Driver } from '../drivers/registry.js';
 import { isoTime } from '../shared/clock.js';
 import { fail, IngotError, messageOf } from '../shared/errors.js';
+import { scrubValues, secretValues } from '../shared/mask.js';
 import type { ConductorContext } from './context.js';
 import { keepConsoleLog } from './console-log.js';
 import { refusingPowerOff } from './power-guard.js';
@@ -101,6 +102,9 @@ export class Task {
   /** Records changes to persist at the next `save()` / `process()`. */
   set(changes: NodeChanges): void {
     if (this.shared) throw fail('sharedTaskWrite', { node: this.current.uuid });
+    if (typeof changes.last_error === 'string') {
+      changes = { ...changes, last_error: scrubValues(changes.last_error, nodeSecrets({ ...this.current, ...changes } as Node)) };
+    }
     this.current = { ...this.current, ...changes } as Node;
     Object.assign(this.pending, changes);
   }
@@ -182,11 +186,11 @@ export class Task {
     if (before !== state) await this.record('power', `${before ?? 'None'} -> ${state}`, 'INFO', null);
   }
 
-  /** Adds a history entry for this node. */
+  /** Adds a history entry for this node (the node's secrets masked in `event`). */
   async record(eventType: string, event: string, severity: HistorySeverity, durationMs: number | null): Promise<void> {
     try {
       await this.ctx.store.history.record({
-        node_id: this.current.id, severity, event_type: eventType, event, conductor: this.ctx.hostname, user: null, duration_ms: durationMs,
+        node_id: this.current.id, severity, event_type: eventType, event: scrubValues(event, nodeSecrets(this.current)), conductor: this.ctx.hostname, user: null, duration_ms: durationMs,
       });
     } catch (err) {
       this.ctx.logger.warn({ err, node: this.current.uuid }, `could not record history: ${messageOf(err)}`);
@@ -219,4 +223,14 @@ export async function withTask<T>(ctx: ConductorContext, ident: string, opts: { 
   } finally {
     await task.release();
   }
+}
+
+/**
+ * The secret values a text about `node` must not show: strings under secret-looking keys of its
+ * driver_info, instance_info and driver_internal_info (the BMC password, the agent token, a config
+ * drive's user data, an image pull secret), and its `instance_info.image_url`, which the API hides too.
+ */
+function nodeSecrets(node: Node): string[] {
+  const imageUrl = node.instance_info.image_url;
+  return secretValues(node.driver_info, node.instance_info, node.driver_internal_info, { secret: typeof imageUrl === 'string' ? imageUrl : null });
 }
