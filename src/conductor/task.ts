@@ -14,7 +14,7 @@ import type { DiscoveredPort, DriverTask, HistorySeverity } from '../drivers/int
 import type { Driver } from '../drivers/registry.js';
 import { isoTime } from '../shared/clock.js';
 import { fail, IngotError, messageOf } from '../shared/errors.js';
-import { scrubValues, secretValues } from '../shared/mask.js';
+import { nodeSecretValues as nodeSecrets, scrubValues } from '../shared/mask.js';
 import type { ConductorContext } from './context.js';
 import { keepConsoleLog } from './console-log.js';
 import { refusingPowerOff } from './power-guard.js';
@@ -225,12 +225,3 @@ export async function withTask<T>(ctx: ConductorContext, ident: string, opts: { 
   }
 }
 
-/**
- * The secret values a text about `node` must not show: strings under secret-looking keys of its
- * driver_info, instance_info and driver_internal_info (the BMC password, the agent token, a config
- * drive's user data, an image pull secret), and its `instance_info.image_url`, which the API hides too.
- */
-function nodeSecrets(node: Node): string[] {
-  const imageUrl = node.instance_info.image_url;
-  return secretValues(node.driver_info, node.instance_info, node.driver_internal_info, { secret: typeof imageUrl === 'string' ? imageUrl : null });
-}

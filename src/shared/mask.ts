@@ -77,14 +77,15 @@ const isDict = (v: unknown): v is Dict => v !== null && typeof v === 'object' &&
 /**
  * A copy of `dict` as oslo.utils `strutils.mask_dict_password(dict, secret)` returns it: nested
  * objects are masked in turn, a value under a secret-looking key becomes `secret`, other strings go
- * through {@link maskPassword}, anything else is kept. Returns `dict` itself when nothing changes, so
- * rendering many nodes without secrets copies nothing.
+ * through `text` ({@link maskPassword} as oslo; {@link maskText} masks URL credentials too), anything
+ * else is kept. Returns `dict` itself when nothing changes, so rendering many nodes without secrets
+ * copies nothing.
  */
-export function maskDict<T extends Dict>(dict: T, secret: string = MASK): T {
+export function maskDict<T extends Dict>(dict: T, secret: string = MASK, text: (s: string, secret: string) => string = maskPassword): T {
   let out: Dict | undefined;
   for (const key of Object.keys(dict)) {
     const v = dict[key];
-    const masked = isDict(v) ? maskDict(v, secret) : isSecretKey(key) ? secret : typeof v === 'string' ? maskPassword(v, secret) : v;
+    const masked = isDict(v) ? maskDict(v, secret, text) : isSecretKey(key) ? secret : typeof v === 'string' ? text(v, secret) : v;
     if (masked !== v) (out ??= { ...dict })[key] = masked;
   }
   return (out ?? dict) as T;
@@ -131,4 +132,21 @@ export function scrubValues(text: string, values: readonly string[], secret: str
     if (v.length >= MIN_SCRUBBED_LENGTH && out.includes(v)) out = out.replaceAll(v, secret);
   }
   return maskText(out, secret);
+}
+
+/** The fields of a node that hold its secrets. */
+export interface SecretHolder {
+  driver_info: Dict;
+  instance_info: Dict;
+  driver_internal_info: Dict;
+}
+
+/**
+ * The secret values a text about a node must not show: strings under secret-looking keys of its
+ * driver_info, instance_info and driver_internal_info (the BMC password, the agent token, a config
+ * drive's user data, an image pull secret), and its `instance_info.image_url`, which the API hides too.
+ */
+export function nodeSecretValues(node: SecretHolder): string[] {
+  const imageUrl = node.instance_info.image_url;
+  return secretValues(node.driver_info, node.instance_info, node.driver_internal_info, { secret: typeof imageUrl === 'string' ? imageUrl : null });
 }

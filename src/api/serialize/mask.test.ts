@@ -20,6 +20,7 @@ describe('the secret fields of a node, as the API shows them', () => {
       image_url: 'https://user:pw@swift/temp?sig=1', root_gb: 10,
     })).toEqual({ image_source: 'http://x/img', image_pull_secret: '******', configdrive: '******', image_url: '******', root_gb: 10 });
     expect(apiInstanceInfo({ configdrive: 'H4sIAAAA' }).configdrive).toBe('******');
+    expect(apiInstanceInfo({ image_source: 'https://u:pw@10.0.0.1/img.raw' }).image_source).toBe('https://u:******@10.0.0.1/img.raw');
   });
 
   it('masks the agent token in driver_internal_info', () => {

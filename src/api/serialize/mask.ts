@@ -3,10 +3,11 @@
  * everyone (its `show_password` and `show_instance_secrets` rules allow nobody by default): oslo's
  * `mask_dict_password` over `driver_info`, `instance_info` and `driver_internal_info`, plus the SNMP
  * keys of `driver_info`, and `instance_info.configdrive` (a dict of user data too) and
- * `instance_info.image_url` (it may carry credentials or a temporary URL) replaced whole.
+ * `instance_info.image_url` (it may carry credentials or a temporary URL) replaced whole. Strings are
+ * masked with `maskText`, so a URL such as `image_source` keeps its shape but not its password.
  */
 import type { JsonObject } from '../../domain/node.js';
-import { MASK, maskDict } from '../../shared/mask.js';
+import { MASK, maskDict, maskText } from '../../shared/mask.js';
 
 export { MASK };
 
@@ -25,15 +26,15 @@ function maskFields(obj: JsonObject, fields: readonly string[]): JsonObject {
 
 /** `driver_info` as the API shows it. */
 export function apiDriverInfo(driverInfo: JsonObject): JsonObject {
-  return maskFields(maskDict(driverInfo), ['snmp_auth_key', 'snmp_priv_key']);
+  return maskFields(maskDict(driverInfo, MASK, maskText), ['snmp_auth_key', 'snmp_priv_key']);
 }
 
 /** `instance_info` as the API shows it. */
 export function apiInstanceInfo(instanceInfo: JsonObject): JsonObject {
-  return maskFields(maskDict(instanceInfo), ['configdrive', 'image_url']);
+  return maskFields(maskDict(instanceInfo, MASK, maskText), ['configdrive', 'image_url']);
 }
 
 /** `driver_internal_info` as the API shows it (the agent token among others). */
 export function apiDriverInternalInfo(internal: JsonObject): JsonObject {
-  return maskDict(internal);
+  return maskDict(internal, MASK, maskText);
 }
