@@ -29,7 +29,7 @@ describe.each(DIALECTS)('nodes on %s', (dialect) => {
     const n = await store.nodes.create({ driver: 'fake-hardware', name: 'node-masked' });
     const updated = await store.nodes.update(n.uuid, { last_error: 'GET http://u:pw-9876@10.0.0.1/x failed; ipmitool password=pw-1234' });
     expect(updated.last_error).toBe('GET http://u:******@10.0.0.1/x failed; ipmitool password=******');
-    await store.history.record({ node_id: n.id, severity: 'ERROR', event_type: 'power', event: '{"redfish_password": "pw-5555"} refused' });
+    await store.history.record({ node_id: n.id, severity: 'ERROR', event_type: 'power', event: '{"redfish_password": "pw-5555"} refused', conductor: null, user: null, duration_ms: null });
     expect((await store.history.list(n.id, { limit: 5 }))[0]?.event).toBe('{"redfish_password": "******"} refused');
   });
 

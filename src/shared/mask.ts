@@ -94,7 +94,8 @@ export function maskDict<T extends Dict>(dict: T, secret: string = MASK, text: (
 /** `scheme://user:password@host` with the password masked (URLs with credentials in free text). */
 export function maskUrlCredentials(text: string, secret: string = MASK): string {
   if (!text.includes('@')) return text;
-  return text.replace(/(\b[a-z][a-z0-9+.-]*:\/\/[^/\s:@'"]*:)[^/\s@'"]*@/gi, (_m, a: string) => `${a}${secret}@`);
+  // A password already masked (only `*`) stays as it is.
+  return text.replace(/(\b[a-z][a-z0-9+.-]*:\/\/[^/\s:@'"]*:)([^/\s@'"]*)@/gi, (m, a: string, pw: string) => (/^\*+$/.test(pw) ? m : `${a}${secret}@`));
 }
 
 /** Free text for people (a log line, last_error, a history event): {@link maskPassword} and {@link maskUrlCredentials}. */
