@@ -65,10 +65,18 @@ export function maskPassword(message: string, secret: string = MASK): string {
   return out;
 }
 
+const secretKeys = new Map<string, boolean>();
+
 /** True when values under `key` are secrets (oslo's substring rule, case-insensitive). */
 export function isSecretKey(key: string): boolean {
-  const k = key.toLowerCase();
-  return SANITIZE_KEYS.some((s) => k.includes(s));
+  let hit = secretKeys.get(key);
+  if (hit === undefined) {
+    const k = key.toLowerCase();
+    hit = SANITIZE_KEYS.some((s) => k.includes(s));
+    // Node fields use few distinct keys; the bound keeps hostile input from growing the map.
+    if (secretKeys.size < 10_000) secretKeys.set(key, hit);
+  }
+  return hit;
 }
 
 type Dict = Record<string, unknown>;
