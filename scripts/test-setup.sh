@@ -3,7 +3,8 @@
 # Debian's real OpenStack clients (the compatibility tests drive Ingot with them), the BMC peers
 # (ipmitool and ipmi_sim drive and answer Ingot's IPMI, python3-sushy drives its Redfish emulator), the real
 # ironic-inspector (the `inspector` inspect interface delegates to it), python3-jsonschema (the errors of
-# Ironic's jsonschema checks are compared with it) and
+# Ironic's jsonschema checks are compared with it), python3-oslo.utils (secret masking is compared with its
+# strutils.mask_password) and
 # QEMU with its firmware (the qemu machine back-end) and what the lab builds ramdisks and disk images with
 # (busybox, lz4, binutils, kmod, syslinux, mtools, dosfstools), and the Python packages sushy-tools' emulator runs
 # on for `npm run test:peers` (its source comes from INGOT_SUSHY_TOOLS_DIR), then starts PostgreSQL with the role
@@ -16,7 +17,8 @@ wanted=(postgresql python3-ironicclient python3-openstackclient python3-openstac
   python3-ironic-inspector python3-jsonschema ipmitool openipmi python3-sushy qemu-system-x86 qemu-utils ovmf
   genisoimage xorriso python3-pycdlib dnsmasq-base busybox-static tftp-hpa fdisk gdisk
   ipxe-qemu syslinux syslinux-common pxelinux mtools dosfstools lz4 binutils kmod iproute2
-  python3-flask python3-requests python3-tenacity python3-ironic-lib python3-bcrypt)
+  python3-flask python3-requests python3-tenacity python3-ironic-lib python3-bcrypt
+  python3-oslo.utils)
 missing=()
 for pkg in "${wanted[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")

@@ -44,6 +44,26 @@ describe('Task', () => {
     ]);
   });
 
+  it('writes last_error and history with the node\'s secrets masked; the node keeps them', async () => {
+    t = await startTestConductor({});
+    const node = await t.conductor.client.createNode({
+      driver: 'fake-hardware', name: 'tk-secret',
+      driver_info: { ipmi_password: 'bmc-Pw-1234', ipmi_username: 'admin' }, instance_info: { image_url: 'https://swift/temp?sig=abcdef' },
+    });
+    const task = await Task.acquire(t.conductor.context, 'tk-secret');
+    await task.process('manage');
+    await task.process('fail', { lastError: 'BMC refused admin/bmc-Pw-1234 token=xyz987 fetching https://swift/temp?sig=abcdef' });
+    await task.record('power', 'login with password=bmc-Pw-1234 failed', 'ERROR', null);
+    await task.release();
+    const stored = await t.store.nodes.get('tk-secret');
+    expect(stored.last_error).toBe('BMC refused admin/****** token=****** fetching ******');
+    expect(stored.driver_info.ipmi_password).toBe('bmc-Pw-1234');
+    const events = (await t.store.history.list(node.id, { limit: 10 })).map((e) => e.event).join('\n');
+    expect(events).toContain('login with password=****** failed');
+    expect(events).toContain('(fail): BMC refused admin/****** token=****** fetching ******');
+    expect(events).not.toMatch(/bmc-Pw-1234|xyz987|sig=abcdef/);
+  });
+
   it('exclusive tasks lock, shared tasks do not and cannot write', async () => {
     t = await startTestConductor();
     await t.conductor.client.createNode({ driver: 'fake-hardware', name: 'lk' });

@@ -15,6 +15,7 @@ import { withoutAgent } from '../drivers/agent/token.js';
 import type { Driver } from '../drivers/registry.js';
 import { isoTime } from '../shared/clock.js';
 import { fail, IngotError, messageOf } from '../shared/errors.js';
+import { nodeSecretValues as nodeSecrets, scrubValues } from '../shared/mask.js';
 import type { ConductorContext } from './context.js';
 import { keepConsoleLog } from './console-log.js';
 import { refusingPowerOff } from './power-guard.js';
@@ -102,6 +103,9 @@ export class Task {
   /** Records changes to persist at the next `save()` / `process()`. */
   set(changes: NodeChanges): void {
     if (this.shared) throw fail('sharedTaskWrite', { node: this.current.uuid });
+    if (typeof changes.last_error === 'string') {
+      changes = { ...changes, last_error: scrubValues(changes.last_error, nodeSecrets({ ...this.current, ...changes } as Node)) };
+    }
     this.current = { ...this.current, ...changes } as Node;
     Object.assign(this.pending, changes);
   }
@@ -186,11 +190,11 @@ export class Task {
     if (before !== state) await this.record('power', `${before ?? 'None'} -> ${state}`, 'INFO', null);
   }
 
-  /** Adds a history entry for this node. */
+  /** Adds a history entry for this node (the node's secrets masked in `event`). */
   async record(eventType: string, event: string, severity: HistorySeverity, durationMs: number | null): Promise<void> {
     try {
       await this.ctx.store.history.record({
-        node_id: this.current.id, severity, event_type: eventType, event, conductor: this.ctx.hostname, user: null, duration_ms: durationMs,
+        node_id: this.current.id, severity, event_type: eventType, event: scrubValues(event, nodeSecrets(this.current)), conductor: this.ctx.hostname, user: null, duration_ms: durationMs,
       });
     } catch (err) {
       this.ctx.logger.warn({ err, node: this.current.uuid }, `could not record history: ${messageOf(err)}`);
@@ -224,3 +228,4 @@ export async function withTask<T>(ctx: ConductorContext, ident: string, opts: { 
     await task.release();
   }
 }
+

@@ -1,10 +1,12 @@
 /**
  * Node history: one row per state change or notable event, oldest first (as Ironic lists it), each
- * with the time the node spent in the phase that ended.
+ * with the time the node spent in the phase that ended. Events are written with secrets masked
+ * (`maskText`): whoever records one, the history never holds a password or a token.
  */
 import type { HistoryEvent } from '../domain/node.js';
 import { fail } from '../shared/errors.js';
 import { newUuid, normalizeUuid } from '../shared/ids.js';
+import { maskText } from '../shared/mask.js';
 import { planPage, type SortSpec } from './paging.js';
 import { guarded, type RepoContext } from './repo-context.js';
 import { rowMapper } from './row-mapping.js';
@@ -36,7 +38,7 @@ export function historyRepository(ctx: RepoContext): HistoryRepository {
         node_id: event.node_id,
         severity: event.severity,
         event_type: event.event_type,
-        event: event.event,
+        event: maskText(event.event),
         conductor: event.conductor ?? null,
         user: event.user ?? null,
         duration_ms: event.duration_ms ?? null,

@@ -25,6 +25,14 @@ describe.each(DIALECTS)('nodes on %s', (dialect) => {
     expect(await store.nodes.getById(n.id)).toEqual(n);
   });
 
+  it('writes last_error and history events with secrets masked, whoever writes them', async () => {
+    const n = await store.nodes.create({ driver: 'fake-hardware', name: 'node-masked' });
+    const updated = await store.nodes.update(n.uuid, { last_error: 'GET http://u:pw-9876@10.0.0.1/x failed; ipmitool password=pw-1234' });
+    expect(updated.last_error).toBe('GET http://u:******@10.0.0.1/x failed; ipmitool password=******');
+    await store.history.record({ node_id: n.id, severity: 'ERROR', event_type: 'power', event: '{"redfish_password": "pw-5555"} refused', conductor: null, user: null, duration_ms: null });
+    expect((await store.history.list(n.id, { limit: 5 }))[0]?.event).toBe('{"redfish_password": "******"} refused');
+  });
+
   it('reports missing nodes like Ironic', async () => {
     expect(await codeOf(store.nodes.get('nope'))).toEqual({ code: 'NodeNotFound', message: 'Node nope could not be found.' });
     const u = newUuid();

@@ -2,12 +2,14 @@
  * The node repository. The exclusive node lock is one conditional UPDATE of `reservation` (DESIGN §3.2):
  * whoever's UPDATE matches the NULL reservation first holds the node; everybody else gets NodeLocked
  * naming the holder. Every UPDATE of a node also adds one to its row `version`, in the same statement,
- * so a reader holding a version knows whether the node changed since.
+ * so a reader holding a version knows whether the node changed since. `last_error` is written with
+ * secrets masked (`maskText`), whoever writes it.
  */
 import { sql, type Insertable, type SelectQueryBuilder, type SqlBool, type Updateable } from 'kysely';
 import type { Node } from '../domain/node.js';
 import { fail } from '../shared/errors.js';
 import { isUuid, newUuid, normalizeUuid } from '../shared/ids.js';
+import { maskText } from '../shared/mask.js';
 import { planPage, type SortSpec } from './paging.js';
 import { prepared } from './prepared.js';
 import { guarded, type RepoContext, type ViolationMap } from './repo-context.js';
@@ -187,7 +189,7 @@ export function nodeRepository(ctx: RepoContext): NodeRepository {
 
     async update(uuid: string, changes: NodeChanges, opts?: { reservation?: string }): Promise<Node> {
       const id = normalizeUuid(uuid);
-      const row = mapper.toRow(changes);
+      const row = mapper.toRow(typeof changes.last_error === 'string' ? { ...changes, last_error: maskText(changes.last_error) } : changes);
       row.updated_at = ctx.now();
       let q = db.updateTable('nodes').set(row as Updateable<NodesTable>).set({ version: NEXT_VERSION }).where('uuid', '=', id);
       if (opts?.reservation !== undefined) q = q.where('reservation', '=', opts.reservation);

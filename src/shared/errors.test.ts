@@ -34,6 +34,11 @@ describe('the error table', () => {
     expect(errorMessage('NoValidHost', { reason: 'none' })).toEqual({ code: 'NoValidHost', message: 'No valid host was found. Reason: none' });
   });
 
+  it('masks secrets that values bring into a message', () => {
+    const err = fail('imageDownloadFailed', { image: 'http://u:pw-4321@10.0.0.1/i.raw', reason: 'BMC said password=pw-8765' });
+    expect(err.message).toBe('Download of image http://u:******@10.0.0.1/i.raw failed: BMC said password=******');
+  });
+
   it('types the values a message needs', () => {
     // @ts-expect-error NodeNotFound needs {node}
     expect(fail('NodeNotFound', {}).message).toBe('Node {node} could not be found.');

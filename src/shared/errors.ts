@@ -5,6 +5,7 @@
  */
 import { ERRORS, type ErrorCode } from './error-codes.js';
 import { MESSAGES, type MessageId, type MessageText } from './messages/index.js';
+import { maskText } from './mask.js';
 
 export { ERRORS, type ErrorCode, type ErrorSpec } from './error-codes.js';
 export type { MessageId } from './messages/index.js';
@@ -55,10 +56,14 @@ export class IngotError extends Error {
 
 const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
-/** The text of message `id` with `values` put in; a placeholder without a value stays as it is. */
+/**
+ * The text of message `id` with `values` put in; a placeholder without a value stays as it is. Values
+ * come from users, BMCs and agents, so the text is masked (`maskText`): an error quoting a request,
+ * a URL or a command line shows no password in an answer, last_error or a log.
+ */
 function render(text: string, values: Readonly<Record<string, MessageValue>> | undefined): string {
   if (!values) return text;
-  return text.replace(PLACEHOLDER, (whole, name: string) => (Object.hasOwn(values, name) ? String(values[name]) : whole));
+  return maskText(text.replace(PLACEHOLDER, (whole, name: string) => (Object.hasOwn(values, name) ? String(values[name]) : whole)));
 }
 
 /** The code and rendered text of message `id` (for error classes that add fields of their own). */

@@ -1,52 +1,40 @@
 /**
- * Secrets never leave the API: values under keys that look like secrets are replaced by `******`,
- * following oslo `strutils.mask_dict_password` (case-insensitive substring match on the key,
- * recursively through nested objects), which Ironic applies to `driver_info` and `instance_info`.
+ * The secret fields of a node as the API shows them, as Ironic's `node_sanitize` renders them for
+ * everyone (its `show_password` and `show_instance_secrets` rules allow nobody by default): oslo's
+ * `mask_dict_password` over `driver_info`, `instance_info` and `driver_internal_info`, plus the SNMP
+ * keys of `driver_info`, and `instance_info.configdrive` (a dict of user data too) and
+ * `instance_info.image_url` (it may carry credentials or a temporary URL) replaced whole. Strings are
+ * masked with `maskText`, so a URL such as `image_source` keeps its shape but not its password.
  */
-import type { Json, JsonObject } from '../../domain/node.js';
+import type { JsonObject } from '../../domain/node.js';
+import { MASK, maskDict, maskText } from '../../shared/mask.js';
 
-/** The mask Ironic shows in place of a secret. */
-export const MASK = '******';
+export { MASK };
 
-/** oslo.utils `_SANITIZE_KEYS`, lower-cased. */
-const SANITIZE_KEYS = [
-  'adminpass', 'admin_pass', 'password', 'admin_password', 'auth_token', 'new_pass', 'auth_password',
-  'secret_uuid', 'secret', 'sys_pswd', 'token', 'configdrive', 'chappassword', 'encrypted_key',
-  'private_key', 'fernetkey', 'sslkey', 'passphrase', 'cephxkey', 'fsk', 'manager_password', 'secret_key',
-];
+/** `maskDict` under the name the API's callers know (lookup answers mask `instance_info` with it). */
+export const maskSecrets = maskDict;
 
-const cache = new Map<string, boolean>();
-
-/** True when values under `key` are masked. */
-export function isSecretKey(key: string): boolean {
-  let hit = cache.get(key);
-  if (hit === undefined) {
-    const k = key.toLowerCase();
-    hit = SANITIZE_KEYS.some((s) => k.includes(s));
-    if (cache.size < 10_000) cache.set(key, hit);
+/** Replaces the non-empty values of `fields` by the mask (Ironic's `_mask_fields`). */
+function maskFields(obj: JsonObject, fields: readonly string[]): JsonObject {
+  let out: JsonObject | undefined;
+  for (const f of fields) {
+    const v = obj[f];
+    if (v !== undefined && v !== null && v !== '' && v !== false && v !== 0 && v !== MASK) (out ??= { ...obj })[f] = MASK;
   }
-  return hit;
+  return out ?? obj;
 }
 
-function hasSecret(obj: JsonObject): boolean {
-  for (const key in obj) {
-    if (isSecretKey(key)) return true;
-    const v = obj[key];
-    if (v !== null && typeof v === 'object' && !Array.isArray(v) && hasSecret(v)) return true;
-  }
-  return false;
+/** `driver_info` as the API shows it. */
+export function apiDriverInfo(driverInfo: JsonObject): JsonObject {
+  return maskFields(maskDict(driverInfo, MASK, maskText), ['snmp_auth_key', 'snmp_priv_key']);
 }
 
-/** A copy of `obj` with secret values masked (the same object when there is nothing to mask). */
-export function maskSecrets(obj: JsonObject): JsonObject {
-  if (!hasSecret(obj)) return obj;
-  const out: JsonObject = {};
-  for (const key in obj) {
-    const v: Json | undefined = obj[key];
-    if (v === undefined) continue;
-    if (isSecretKey(key)) out[key] = MASK;
-    else if (v !== null && typeof v === 'object' && !Array.isArray(v)) out[key] = maskSecrets(v);
-    else out[key] = v;
-  }
-  return out;
+/** `instance_info` as the API shows it. */
+export function apiInstanceInfo(instanceInfo: JsonObject): JsonObject {
+  return maskFields(maskDict(instanceInfo, MASK, maskText), ['configdrive', 'image_url']);
+}
+
+/** `driver_internal_info` as the API shows it (the agent token among others). */
+export function apiDriverInternalInfo(internal: JsonObject): JsonObject {
+  return maskDict(internal, MASK, maskText);
 }

@@ -11,7 +11,7 @@ import { fail } from '../../shared/errors.js';
 import { selfLinks } from '../links.js';
 import { MAX_MINOR } from '../microversion.js';
 import { checkFieldsExist } from '../query.js';
-import { MASK, maskSecrets } from './mask.js';
+import { apiDriverInfo, apiDriverInternalInfo, apiInstanceInfo } from './mask.js';
 
 /** Minor version that introduced each node field (absent: present since 1.1). */
 export const NODE_FIELD_VERSIONS: Readonly<Record<string, number>> = {
@@ -88,11 +88,10 @@ const GETTERS: Record<string, Getter> = {
   uuid: plain('uuid'),
   name: plain('name'),
   driver: plain('driver'),
-  driver_info: (n) => maskSecrets(n.driver_info),
-  driver_internal_info: (n) =>
-    n.driver_internal_info.agent_secret_token !== undefined ? { ...n.driver_internal_info, agent_secret_token: MASK } : n.driver_internal_info,
+  driver_info: (n) => apiDriverInfo(n.driver_info),
+  driver_internal_info: (n) => apiDriverInternalInfo(n.driver_internal_info),
   properties: plain('properties'),
-  instance_info: (n) => maskSecrets(n.instance_info),
+  instance_info: (n) => apiInstanceInfo(n.instance_info),
   instance_uuid: plain('instance_uuid'),
   chassis_uuid: (n, ctx) => ctx.chassisUuid(n),
   extra: plain('extra'),

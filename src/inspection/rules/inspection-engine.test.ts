@@ -222,6 +222,14 @@ describe('inspection rule actions', () => {
     const unmasked = applyInspectionRules([{ sensitive: true, actions: [rule] }], makeContext({ pluginData }), { maskSecrets: 'sensitive' });
     expect(unmasked.nodeChanges.extra).toEqual({ pw: 's3cret' });
   });
+
+  it('shows templates the node with driver_info, instance_info and the agent token masked', () => {
+    const node = { driver_info: { ipmi_password: 'bmc-pw', ipmi_username: 'admin' }, driver_internal_info: { agent_secret_token: 'tok' }, instance_info: { image_pull_secret: 'ps' } };
+    const rule: Op = { op: 'set-attribute', args: { path: '/extra/copy', value: '{node.driver_info[ipmi_username]}:{node.driver_info[ipmi_password]}:{node.driver_internal_info[agent_secret_token]}:{node.instance_info[image_pull_secret]}' } };
+    expect(run([rule], { node }).nodeChanges.extra).toEqual({ copy: 'admin:******:******:******' });
+    const unmasked = applyInspectionRules([{ sensitive: true, actions: [rule] }], makeContext({ node }), { maskSecrets: 'sensitive' });
+    expect(unmasked.nodeChanges.extra).toEqual({ copy: 'admin:bmc-pw:tok:ps' });
+  });
 });
 
 describe('inspection rule ordering', () => {

@@ -6,7 +6,9 @@
  *
  * Templating: `{inventory[...]}`, `{plugin_data[...]}`, `{node.<field>}` and, in a loop, `{item}`.
  * With secret masking on (the default), the values of `password`, `auth_token` and `bmc_password`
- * keys in the inventory and plugin data read as `***`.
+ * keys in the inventory and plugin data read as `***`, and the node's driver_info, instance_info and
+ * driver_internal_info read as the API shows them (`******` for every secret-looking key), so a rule
+ * cannot copy a BMC password or the agent token into a field anyone may read.
  */
 import { ipInNetwork, parseIp, parseNetwork } from './ip-net.js';
 import {
@@ -24,6 +26,8 @@ import { ownSet } from '../../shared/own-keys.js';
 import { compilePyRegex } from './py-regex.js';
 import { isPlainObject, pyCompare, pyEquals, pyIn, pyStr } from './py-values.js';
 import { pythonRepr } from '../../protocol/python-repr.js';
+import type { Node } from '../../domain/node.js';
+import { maskDict } from '../../shared/mask.js';
 import { formatDeep } from './templating.js';
 import type { RuleLogLevel, RulesContext, RulesResult } from './types.js';
 import { RulesWorkspace } from './workspace.js';
@@ -197,7 +201,7 @@ class RuleRun {
   private args(args: Record<string, unknown>, formatted: readonly string[], item: unknown): Record<string, unknown> {
     const looped = item !== undefined;
     const values: Record<string, unknown> = {
-      node: this.ws.node,
+      node: this.masked ? maskedNode(this.ws.node) : this.ws.node,
       inventory: this.masked ? maskSecrets(this.ctx.inventory) : this.ctx.inventory,
       plugin_data: this.masked ? maskSecrets(this.ws.pluginData) : this.ws.pluginData,
     };
@@ -291,6 +295,11 @@ function checkCondition(op: InspectionCondition['op'], a: Record<string, unknown
       return v === null || v === undefined;
     }
   }
+}
+
+/** The node as masked templates see it: its secret-holding fields masked as `shared/mask.ts` does. */
+function maskedNode(node: Node): Node {
+  return { ...node, driver_info: maskDict(node.driver_info), instance_info: maskDict(node.instance_info), driver_internal_info: maskDict(node.driver_internal_info) };
 }
 
 /** A copy of `value` with the values of sensitive keys replaced by `***`, at any depth. */
