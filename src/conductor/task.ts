@@ -160,13 +160,14 @@ export class Task {
     const since = this.current.provision_updated_at ? Date.parse(this.current.provision_updated_at) : NaN;
     const target = opts.target !== undefined ? opts.target : targetAfter(event, to, this.current.target_provision_state);
     const changes: NodeChanges = { provision_state: to, target_provision_state: target, provision_updated_at: isoTime(now) };
-    if (opts.lastError !== undefined) changes.last_error = opts.lastError;
-    this.set(changes);
-    await this.save();
     // ERROR for failures and aborts into a failure state; an abort back to a stable state (service failed -> active) is not one.
     const failed = event === 'fail' || (event === 'abort' && !STATES[to].stable);
     const consoleLog = failed ? await keepConsoleLog(this.ctx, this.current) : null;
-    const why = `${failed && opts.lastError ? `: ${opts.lastError}` : ''}${consoleLog ? ` (console log: ${consoleLog})` : ''}`;
+    const consoleNote = !consoleLog ? '' : 'kept' in consoleLog ? ` (console log: ${consoleLog.kept})` : ` (${consoleLog.refused})`;
+    if (opts.lastError !== undefined) changes.last_error = opts.lastError && consoleLog && 'refused' in consoleLog ? `${opts.lastError}${consoleNote}` : opts.lastError;
+    this.set(changes);
+    await this.save();
+    const why = `${failed && opts.lastError ? `: ${opts.lastError}` : ''}${consoleNote}`;
     await this.record('provisioning', `${from} -> ${to} (${event})${why}`, failed ? 'ERROR' : 'INFO', Number.isFinite(since) ? Math.max(0, now - since) : null);
     this.ctx.logger.info({ node: this.current.uuid, from, to, event }, `node ${this.current.uuid}: ${from} -> ${to} (${event})`);
     return to;
