@@ -21,6 +21,7 @@ import { convertToRaw, detectFormat, inspectImage, type ImageFormat } from './co
 import { downloadToFile, headSource } from './download.js';
 import { formatBytes, imageError } from './errors.js';
 import { SharedFlights } from './flights.js';
+import type { FilePathPolicy } from './source.js';
 
 /** Options of {@link ImageCache.open}. */
 export interface ImageCacheOptions {
@@ -40,8 +41,8 @@ export interface ImageCacheOptions {
   timeoutMs?: number;
   /** Largest image downloaded, in bytes (0: no limit). */
   maxImageBytes?: number;
-  /** Directories `file://` images may come from. */
-  allowedFilePaths?: readonly string[];
+  /** Where `file://` images may come from (allowed directories; refused ones such as the data directory). */
+  files?: FilePathPolicy;
   /** Downloads at once (default 20). */
   concurrency?: number;
   clock?: Clock;
@@ -49,7 +50,10 @@ export interface ImageCacheOptions {
   logger?: Logger;
 }
 
-/** The cache options from the `images` configuration group; `dataDir` is where an empty `cache_dir` points. */
+/**
+ * The cache options from the `images` configuration group; `dataDir` is where an empty `cache_dir` points,
+ * and is never a place `file://` images may come from.
+ */
 export function cacheOptionsFromConfig(cfg: ImagesConfig, dataDir: string): ImageCacheOptions {
   return {
     dir: cfg.cache_dir || path.join(dataDir, 'master_images'),
@@ -59,7 +63,7 @@ export function cacheOptionsFromConfig(cfg: ImagesConfig, dataDir: string): Imag
     forceRaw: cfg.force_raw_images,
     timeoutMs: cfg.download_timeout_s * 1000,
     maxImageBytes: cfg.max_image_size_mib * 1024 * 1024,
-    allowedFilePaths: cfg.file_url_allowed_paths,
+    files: { allowed: cfg.file_url_allowed_paths, blocked: [dataDir] },
     concurrency: cfg.download_concurrency,
   };
 }
@@ -226,7 +230,7 @@ export class ImageCache {
     const st = await stat(file).catch(() => undefined);
     if (!st) return undefined;
     if (!checksum) {
-      const info = await headSource(url, { signal, timeoutMs: this.opts.timeoutMs, allowedFilePaths: this.opts.allowedFilePaths });
+      const info = await headSource(url, { signal, timeoutMs: this.opts.timeoutMs, files: this.opts.files });
       // NOTE: like Ironic, a source that cannot tell its modification time is downloaded again.
       if (!info.lastModified || info.lastModified.getTime() > st.mtimeMs) {
         this.opts.logger?.info({ url, cached: file }, 'cached image is older than its source; downloading again');
@@ -251,7 +255,7 @@ export class ImageCache {
         hash: ['sha256'],
         timeoutMs: this.opts.timeoutMs,
         maxBytes: this.opts.maxImageBytes,
-        allowedFilePaths: this.opts.allowedFilePaths,
+        files: this.opts.files,
       });
       const found = await inspectImage(part, url, { qemuImg: this.opts.qemuImg, signal });
       let ready = part;

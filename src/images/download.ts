@@ -10,7 +10,7 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { MultiHash, verifyDigest, type Checksum, type ChecksumAlgo } from './digest.js';
 import { formatBytes, imageError, isImageError, type ImageError } from './errors.js';
-import { parseImageSource, resolveFileSource, type ImageSource } from './source.js';
+import { parseImageSource, resolveFileSource, type FilePathPolicy, type ImageSource } from './source.js';
 
 /** Default wait for a server's answer and between two chunks of a download. */
 export const DEFAULT_DOWNLOAD_TIMEOUT_MS = 60_000;
@@ -27,8 +27,8 @@ export interface DownloadOptions {
   hash?: readonly ChecksumAlgo[];
   /** Verify the bytes against this checksum; a mismatch removes the file and names both values. */
   expected?: Checksum;
-  /** Directories `file://` sources may point into; without them `file://` is refused. */
-  allowedFilePaths?: readonly string[];
+  /** Where `file://` sources may point; without allowed directories `file://` is refused. */
+  files?: FilePathPolicy;
   /** Extra request headers for HTTP sources. */
   headers?: Record<string, string>;
 }
@@ -201,7 +201,7 @@ function algosOf(opts: DownloadOptions): ChecksumAlgo[] {
  * the size and digests. On any failure `dest` is removed and an {@link ImageError} names the URL.
  */
 export async function downloadToFile(href: string, dest: string, opts: DownloadOptions = {}): Promise<DownloadResult> {
-  const src = parseImageSource(href, opts.allowedFilePaths);
+  const src = parseImageSource(href, opts.files);
   const maxBytes = opts.maxBytes ?? 0;
   const hasher = new MultiHash(algosOf(opts));
   const ex = src.kind === 'http' ? new Exchange(opts.signal, opts.timeoutMs ?? DEFAULT_DOWNLOAD_TIMEOUT_MS) : undefined;
@@ -230,7 +230,7 @@ export async function downloadToFile(href: string, dest: string, opts: DownloadO
       }
       result = { bytes: m.bytes, digests: hasher.digest(), finalUrl: res.url || src.href, lastModified: lastModifiedOf(res.headers) };
     } else {
-      const file = await resolveFileSource(src as Extract<ImageSource, { kind: 'file' }>, opts.allowedFilePaths);
+      const file = await resolveFileSource(src as Extract<ImageSource, { kind: 'file' }>, opts.files);
       const st = await stat(file);
       if (maxBytes > 0 && st.size > maxBytes) {
         throw imageError('too_large', 'imageOverLimit', { url: src.href, size: formatBytes(st.size), limit: formatBytes(maxBytes) });
@@ -255,7 +255,7 @@ export async function downloadToFile(href: string, dest: string, opts: DownloadO
  * larger body fails with `too_large` before it is buffered.
  */
 export async function fetchBytes(href: string, opts: DownloadOptions & { maxBytes: number }): Promise<{ body: Buffer; finalUrl: string }> {
-  const src = parseImageSource(href, opts.allowedFilePaths);
+  const src = parseImageSource(href, opts.files);
   const ex = src.kind === 'http' ? new Exchange(opts.signal, opts.timeoutMs ?? DEFAULT_DOWNLOAD_TIMEOUT_MS) : undefined;
   const chunks: Buffer[] = [];
   try {
@@ -273,7 +273,7 @@ export async function fetchBytes(href: string, opts: DownloadOptions & { maxByte
       ex.arm('body');
       input = res.body ? Readable.fromWeb(res.body as WebReadableStream<Uint8Array>) : Readable.from([]);
     } else {
-      const file = await resolveFileSource(src as Extract<ImageSource, { kind: 'file' }>, opts.allowedFilePaths);
+      const file = await resolveFileSource(src as Extract<ImageSource, { kind: 'file' }>, opts.files);
       input = createReadStream(file, opts.signal ? { signal: opts.signal } : {});
     }
     let bytes = 0;
@@ -303,9 +303,9 @@ export async function fetchBytes(href: string, opts: DownloadOptions & { maxByte
  * `HttpImageService.show`), or `stat` for an allowed file.
  */
 export async function headSource(href: string, opts: DownloadOptions = {}): Promise<SourceInfo> {
-  const src = parseImageSource(href, opts.allowedFilePaths);
+  const src = parseImageSource(href, opts.files);
   if (src.kind === 'file') {
-    const st = await stat(await resolveFileSource(src, opts.allowedFilePaths));
+    const st = await stat(await resolveFileSource(src, opts.files));
     return { size: st.size, lastModified: st.mtime, finalUrl: src.href };
   }
   const ex = new Exchange(opts.signal, opts.timeoutMs ?? DEFAULT_DOWNLOAD_TIMEOUT_MS);

@@ -204,4 +204,16 @@ describe('cacheOptionsFromConfig', () => {
     expect(o).toMatchObject({ dir: '/var/lib/ingot/master_images', maxBytes: 20 * 1024 * MiB, ttlMs: 7 * DAY, allowMd5: false, forceRaw: true });
     expect(cacheOptionsFromConfig({ ...cfg, cache_dir: '/srv/cache' }, '/x').dir).toBe('/srv/cache');
   });
+
+  it('never serves a file of the data directory as an image, even when an allowed directory holds it', async () => {
+    const data = path.join(dir, 'ingot-data');
+    await mkdir(data, { recursive: true });
+    const db = path.join(data, 'ingot.sqlite');
+    await writeFile(db, 'every BMC password');
+    const cfg = { ...(Value.Default(ImagesConfig, {}) as ImagesConfig), file_url_allowed_paths: [dir] };
+    const cache = await ImageCache.open(cacheOptionsFromConfig(cfg, data));
+    const err = await cache.get({ url: `file://${db}`, checksum: sha(await readFile(db)) }).then(() => null, (e: unknown) => e);
+    expect(isImageError(err, 'invalid_source')).toBe(true);
+    expect((err as Error).message).toBe(`Image source file://${db} is refused: files under ${data} may never be used as images.`);
+  });
 });

@@ -142,19 +142,19 @@ describe('file:// sources', () => {
     await mkdir(store);
     await writeFile(path.join(store, 'disk.img'), image);
     const dest = path.join(dir, 'copy');
-    const r = await downloadToFile(`file://${store}/disk.img`, dest, { allowedFilePaths: [store], expected: { algo: 'sha512', hex: sha512 } });
+    const r = await downloadToFile(`file://${store}/disk.img`, dest, { files: { allowed: [store] }, expected: { algo: 'sha512', hex: sha512 } });
     expect(r.bytes).toBe(image.length);
     expect(r.finalUrl).toBe(`file://${store}/disk.img`);
     expect((await readFile(dest)).equals(image)).toBe(true);
 
-    const outside = await failure(downloadToFile(`file://${dir}/copy`, path.join(dir, 'x'), { allowedFilePaths: [store] }));
+    const outside = await failure(downloadToFile(`file://${dir}/copy`, path.join(dir, 'x'), { files: { allowed: [store] } }));
     expect(outside.reason).toBe('invalid_source');
     await symlink(dest, path.join(store, 'escape.img'));
-    const escaped = await failure(downloadToFile(`file://${store}/escape.img`, path.join(dir, 'y'), { allowedFilePaths: [store] }));
+    const escaped = await failure(downloadToFile(`file://${store}/escape.img`, path.join(dir, 'y'), { files: { allowed: [store] } }));
     expect(escaped.message).toContain('outside images.file_url_allowed_paths');
-    const missing = await failure(downloadToFile(`file://${store}/none.img`, path.join(dir, 'z'), { allowedFilePaths: [store] }));
+    const missing = await failure(downloadToFile(`file://${store}/none.img`, path.join(dir, 'z'), { files: { allowed: [store] } }));
     expect(missing.reason).toBe('not_found');
-    const big = await failure(downloadToFile(`file://${store}/disk.img`, path.join(dir, 'w'), { allowedFilePaths: [store], maxBytes: 1000 }));
+    const big = await failure(downloadToFile(`file://${store}/disk.img`, path.join(dir, 'w'), { files: { allowed: [store] }, maxBytes: 1000 }));
     expect(big.reason).toBe('too_large');
   });
 });
