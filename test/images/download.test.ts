@@ -22,6 +22,9 @@ beforeAll(async () => {
     .route('/disk.img', { body: image, headers: { 'Last-Modified': lastModified } })
     .route('/old/disk.img', { redirect: '/disk.img' })
     .route('/moved-away.img', { redirect: '/gone.img' })
+    .route('/to-file.img', { redirect: 'file:///etc/passwd' })
+    .route('/to-ftp.img', { redirect: 'ftp://127.0.0.1/disk.img' })
+    .route('/loop.img', { redirect: '/loop.img' })
     .route('/hang.img', { hang: true })
     .route('/stall.img', { body: image, stallAfter: 64 * 1024 })
     .route('/short.img', { body: image, cutAfter: 100_000 })
@@ -78,6 +81,23 @@ describe('downloadToFile over HTTP', () => {
     const err = await failure(downloadToFile(server.url('/moved-away.img'), path.join(dir, 'x')));
     expect(err.reason).toBe('not_found');
     expect(err.message).toContain(`${server.url('/moved-away.img')} (redirected to ${server.url('/gone.img')})`);
+  });
+
+  it('follows only a bounded number of http(s) redirects, never to file: or another scheme', async () => {
+    for (let i = 1; i <= 6; i++) server.route(`/hop${i}.img`, { redirect: i === 6 ? '/disk.img' : `/hop${i + 1}.img` });
+    // Five redirects are followed (hop2 … hop6 → disk.img) …
+    expect((await downloadToFile(server.url('/hop2.img'), path.join(dir, 'ok'), { hash: ['sha256'] })).digests.sha256).toBe(sha256);
+    // … six are not.
+    const many = await failure(downloadToFile(server.url('/hop1.img'), path.join(dir, 'many')));
+    expect(many.reason).toBe('invalid_source');
+    expect(many.message).toBe(`Download of ${server.url('/hop1.img')} was redirected more than 5 times; give the image's final URL.`);
+    const loop = await failure(downloadToFile(server.url('/loop.img'), path.join(dir, 'loop')));
+    expect(loop.message).toContain('was redirected more than 5 times');
+    const toFile = await failure(downloadToFile(server.url('/to-file.img'), path.join(dir, 'file'), { files: { allowed: ['/'] } }));
+    expect(toFile.reason).toBe('invalid_source');
+    expect(toFile.message).toBe(`Download of ${server.url('/to-file.img')} was redirected (302) to a file: URL; only http(s) redirects are followed.`);
+    expect((await failure(fetchBytes(server.url('/to-ftp.img'), { maxBytes: 1024 }))).message).toContain('to a ftp: URL; only http(s) redirects are followed');
+    expect(await readdir(dir)).toEqual(['ok']);
   });
 
   it('names the URL and the status on 404 and other statuses', async () => {
