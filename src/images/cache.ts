@@ -19,7 +19,7 @@ import type { Logger } from '../shared/logger.js';
 import { resolveChecksum, type Checksum } from './checksum.js';
 import { convertToRaw, detectFormat, inspectImage, type ImageFormat } from './convert.js';
 import { downloadToFile, headSource } from './download.js';
-import { formatBytes, imageError } from './errors.js';
+import { formatBytes, imageError, isImageError } from './errors.js';
 import { SharedFlights } from './flights.js';
 import type { FilePathPolicy } from './source.js';
 
@@ -248,20 +248,33 @@ export class ImageCache {
     const part = `${stem}.part`;
     this.stats.downloads++;
     this.opts.logger?.info({ url }, 'downloading image into the master cache');
+    // NOTE: one image larger than the whole cache can never be kept: refused before a byte is written.
+    const cacheLimit = this.opts.maxBytes > 0 ? this.opts.maxBytes : Infinity;
+    const imageLimit = this.opts.maxImageBytes && this.opts.maxImageBytes > 0 ? this.opts.maxImageBytes : Infinity;
+    const limit = Math.min(cacheLimit, imageLimit);
     try {
-      const got = await downloadToFile(url, part, {
-        signal,
-        expected: checksum,
-        hash: ['sha256'],
-        timeoutMs: this.opts.timeoutMs,
-        maxBytes: this.opts.maxImageBytes,
-        files: this.opts.files,
-      });
+      let got;
+      try {
+        got = await downloadToFile(url, part, {
+          signal,
+          expected: checksum,
+          hash: ['sha256'],
+          timeoutMs: this.opts.timeoutMs,
+          maxBytes: Number.isFinite(limit) ? limit : 0,
+          files: this.opts.files,
+          beforeWrite: (bytes) => this.ensureSpace(bytes, bytes, url, 'download'),
+        });
+      } catch (err) {
+        if (isImageError(err, 'too_large') && cacheLimit < imageLimit) {
+          throw imageError('too_large', 'imageOverCacheLimit', { url, limit: formatBytes(cacheLimit) }, { cause: err });
+        }
+        throw err;
+      }
       const found = await inspectImage(part, url, { qemuImg: this.opts.qemuImg, signal });
       let ready = part;
       let format = found.format;
       if (raw && found.format === 'qcow2') {
-        await this.ensureSpace(found.virtualSize, found.fileSize * 2, url);
+        await this.ensureSpace(found.virtualSize, found.fileSize * 2, url, 'convert');
         ready = `${stem}.raw`;
         await convertToRaw(part, ready, { qemuImg: this.opts.qemuImg, signal, expectedSize: found.virtualSize });
         await rm(part, { force: true });
@@ -288,8 +301,11 @@ export class ImageCache {
     }
   }
 
-  /** Frees space for `bytes` (falling back to `estimate`) by evicting; throws `no_space` when it cannot. */
-  private async ensureSpace(bytes: number, estimate: number, url: string): Promise<void> {
+  /**
+   * Frees space for `bytes` (falling back to `estimate`) by evicting unused masters; throws `no_space`
+   * when it cannot, saying whether the image was to be downloaded or converted.
+   */
+  private async ensureSpace(bytes: number, estimate: number, url: string, step: 'download' | 'convert'): Promise<void> {
     for (const need of [bytes, Math.min(bytes, estimate)]) {
       let free = await freeBytes(this.opts.dir);
       if (need < free) return;
@@ -298,7 +314,8 @@ export class ImageCache {
       if (need < free) return;
     }
     const free = await freeBytes(this.opts.dir);
-    throw imageError('no_space', 'imageCacheNoSpace', { dir: this.opts.dir, url, needed: formatBytes(Math.min(bytes, estimate)), free: formatBytes(free) });
+    const values = { dir: this.opts.dir, url, needed: formatBytes(Math.min(bytes, estimate)), free: formatBytes(free) };
+    throw step === 'download' ? imageError('no_space', 'imageCacheNoSpaceDownload', values) : imageError('no_space', 'imageCacheNoSpace', values);
   }
 
   private async cleanUpLocked(amount?: number): Promise<EvictionReport> {

@@ -32,6 +32,11 @@ export interface DownloadOptions {
   files?: FilePathPolicy;
   /** Extra request headers for HTTP sources. */
   headers?: Record<string, string>;
+  /**
+   * Called with the source's size when it is known (Content-Length, a file's size) before any byte is
+   * written: a rejection (no room for it, say) fails the download with that error.
+   */
+  beforeWrite?: (bytes: number) => Promise<void>;
 }
 
 /** What a download produced. */
@@ -252,6 +257,14 @@ export async function downloadToFile(href: string, dest: string, opts: DownloadO
         await res.body?.cancel().catch(() => undefined);
         throw imageError('too_large', 'imageOverLimit', { url: src.href, size: formatBytes(declared), limit: formatBytes(maxBytes) });
       }
+      if (declared !== undefined && opts.beforeWrite) {
+        try {
+          await opts.beforeWrite(declared);
+        } catch (err) {
+          await res.body?.cancel().catch(() => undefined);
+          throw err;
+        }
+      }
       ex.arm('body');
       const m = meter(src.href, hasher, maxBytes, () => ex.arm('body'));
       const body = res.body ? Readable.fromWeb(res.body as WebReadableStream<Uint8Array>) : Readable.from([]);
@@ -273,6 +286,7 @@ export async function downloadToFile(href: string, dest: string, opts: DownloadO
       if (maxBytes > 0 && st.size > maxBytes) {
         throw imageError('too_large', 'imageOverLimit', { url: src.href, size: formatBytes(st.size), limit: formatBytes(maxBytes) });
       }
+      await opts.beforeWrite?.(st.size);
       const m = meter(src.href, hasher, maxBytes, () => undefined);
       await pipeline(createReadStream(file), m, createWriteStream(dest), opts.signal ? { signal: opts.signal } : {});
       result = { bytes: m.bytes, digests: hasher.digest(), finalUrl: src.href, lastModified: st.mtime };

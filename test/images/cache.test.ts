@@ -159,6 +159,23 @@ describe('ImageCache', () => {
     expect((await cache.cleanUp()).removed.sort()).toEqual([held.image.key, used.key].sort());
   });
 
+  it('refuses, before writing a byte, an image larger than the whole cache or than the free space', async () => {
+    const big = randomBytes(3 * MiB);
+    server.route('/big.img', { body: big });
+    // A server claiming a petabyte: no disk here has room for it.
+    server.route('/petabyte.img', { body: randomBytes(1024), chunked: true, headers: { 'Content-Length': String(2 ** 50) } });
+    const small = await open({ maxBytes: 2 * MiB });
+    const over = await small.get({ url: server.url('/big.img'), checksum: sha(big) }).then(() => null, (e: unknown) => e);
+    expect(isImageError(over, 'too_large')).toBe(true);
+    expect((over as Error).message).toBe(`Image ${server.url('/big.img')} is larger than the whole image cache (2 MiB (2097152 bytes), images.master_cache_size_mib); raise the limit or use a smaller image.`);
+    const roomy = await open({ maxBytes: 2 ** 60 });
+    const full = await roomy.get({ url: server.url('/petabyte.img'), checksum: sha(big) }).then(() => null, (e: unknown) => e);
+    expect(isImageError(full, 'no_space')).toBe(true);
+    expect((full as Error).message).toMatch(new RegExp(`^Not enough disk space in ${path.join(dir, 'cache')} to download ${server.url('/petabyte.img')}: it needs 1024 TiB \\(1125899906842624 bytes\\), .* are free after evicting unused images; nothing was written\\.$`));
+    expect(await readdir(path.join(dir, 'cache', 'tmp'))).toEqual([]);
+    expect(await readdir(path.join(dir, 'cache', 'master'))).toEqual([]);
+  });
+
   it('cleans what a crash left behind when it opens', async () => {
     const root = path.join(dir, 'cache');
     await mkdir(path.join(root, 'tmp'), { recursive: true });

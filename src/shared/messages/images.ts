@@ -71,6 +71,14 @@ export const IMAGES_MESSAGES = {
   // flights.ts, cache.ts
   imageFetchAborted: { code: 'DriverOperationError', text: 'Fetching image {url} was aborted.' },
   nodeImageDirInvalid: { code: 'InvalidParameterValue', text: '"{node}" cannot name a node\'s image directory.' },
+  imageCacheNoSpaceDownload: {
+    code: 'DriverOperationError',
+    text: 'Not enough disk space in {dir} to download {url}: it needs {needed}, {free} are free after evicting unused images; nothing was written.',
+  },
+  imageOverCacheLimit: {
+    code: 'DriverOperationError',
+    text: 'Image {url} is larger than the whole image cache ({limit}, images.master_cache_size_mib); raise the limit or use a smaller image.',
+  },
   imageCacheNoSpace: {
     code: 'DriverOperationError',
     text: 'Not enough disk space in {dir} to convert {url}: it needs {needed}, {free} are free after evicting unused images.',
