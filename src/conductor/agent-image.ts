@@ -116,9 +116,22 @@ export async function releaseAgentImage(ctx: ConductorContext, node: Readonly<No
   await env.images.releaseNode(`${node.uuid}.instance`);
 }
 
+/**
+ * Checks a config drive given with a deploy request before anything changes (InvalidParameterValue, 400):
+ * a gzip+base64 value is inflated and a JSON one rendered, and either must fit the agent's 64 MiB
+ * (`images.max_configdrive_size_mib` when smaller). A URL is fetched only when the image is prepared.
+ */
+export async function checkConfigDrive(ctx: ConductorContext, node: Readonly<Node>, value: unknown, signal?: AbortSignal): Promise<void> {
+  if (value === undefined || value === null || (typeof value === 'string' && isHttpUrl(value))) return;
+  await configDriveOf(ctx, node, value, signal ?? new AbortController().signal);
+}
+
 /** The config drive for the agent: URLs and gzip+base64 as given, JSON rendered (with the node's metadata filled in). */
-async function configDriveFor(ctx: ConductorContext, node: Readonly<Node>, signal: AbortSignal): Promise<string | null> {
-  const value = node.instance_info.configdrive;
+function configDriveFor(ctx: ConductorContext, node: Readonly<Node>, signal: AbortSignal): Promise<string | null> {
+  return configDriveOf(ctx, node, node.instance_info.configdrive, signal);
+}
+
+async function configDriveOf(ctx: ConductorContext, node: Readonly<Node>, value: unknown, signal: AbortSignal): Promise<string | null> {
   if (value === undefined || value === null || value === '') return null;
   let input: unknown = value;
   if (typeof value === 'object' && !Array.isArray(value)) {
