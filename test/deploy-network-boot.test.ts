@@ -1,14 +1,14 @@
 /**
  * Deployments that use the conductor's network boot environment (image cache and HTTP boot server):
  * - images the agent cannot take from their source — a qcow2 image (converted to raw by the cache with
- *   `qemu-img`) and a file:// image — are served to the agent at `<node>/instance.raw` with the checksum
+ *   `qemu-img`) and a file:// image — are served to the agent at `<node>/<random>/instance.raw` with the checksum
  *   of the served bytes; the deployed disk holds the raw image; undeploy removes the served file;
  * - the `ramdisk` deploy interface boots the instance's kernel and ramdisk over iPXE (the per-MAC script
  *   and the files under the HTTP root) and writes nothing; undeploy removes the script.
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { access, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { access, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -68,7 +68,7 @@ beforeAll(async () => {
   boot = createHttpBootServer({ host: '127.0.0.1', port: 0, root: httpRoot });
   const httpPort = (await boot.start()).port;
   const config = { ...(Value.Default(BootConfig, {}) as BootConfig), http_root_dir: httpRoot, http_url: `http://127.0.0.1:${httpPort}`, tftp_server: '127.0.0.1', api_url: 'http://127.0.0.1:6385' };
-  const images = await ImageCache.open({ dir: path.join(dir, 'cache'), maxBytes: 2 ** 30, ttlMs: 3_600_000, allowMd5: false, allowedFilePaths: [dir] });
+  const images = await ImageCache.open({ dir: path.join(dir, 'cache'), maxBytes: 2 ** 30, ttlMs: 3_600_000, allowMd5: false, files: { allowed: [dir] } });
   const env: NetworkBootEnvironment = {
     config,
     dhcp: { updatePortOptions: async () => undefined, cleanPortOptions: async () => undefined },
@@ -106,9 +106,17 @@ describe('images served by Ingot', () => {
     expect(done.provision_state, done.last_error ?? '').toBe('active');
     expect((await readDeployedDisk(machine.disk, image.bytes)).firstDifference).toBeNull();
     const history = await call<{ history: { event: string }[] }>('GET', `/v1/nodes/${node.uuid}/history`);
-    expect(history.history.map((h) => h.event)).toContain(`image http://127.0.0.1:${new URL(String((t.conductor.context.boot as NetworkBootEnvironment).config.http_url)).port}/${node.uuid}/instance.raw handed to the agent (served by Ingot)`);
-    const served = path.join(httpRoot, node.uuid, 'instance.raw');
+    expect(history.history.map((h) => h.event)).toContain(`image ${instance().image_source} (served by Ingot) handed to the agent`);
+    // Served under a random 128-bit directory that only the agent was told: the node's own path is not it.
+    const secrets = (await readdir(path.join(httpRoot, node.uuid))).filter((e) => /^[0-9a-f]{32}$/.test(e));
+    expect(secrets).toHaveLength(1);
+    const served = path.join(httpRoot, node.uuid, secrets[0] as string, 'instance.raw');
     await access(served);
+    const base = String((t.conductor.context.boot as NetworkBootEnvironment).config.http_url);
+    expect((await fetch(`${base}/${node.uuid}/instance.raw`)).status).toBe(404);
+    const got = await fetch(`${base}/${node.uuid}/${secrets[0]}/instance.raw`, { headers: { Range: 'bytes=0-15' } });
+    expect(got.status).toBe(206);
+    await got.arrayBuffer();
     expect((await provision(api, t.store, node.uuid, 'deleted')).provision_state).toBe('available');
     await expect(access(served)).rejects.toThrow();
   }, 60_000);

@@ -3,15 +3,18 @@
  * is handed to the agent by its URL and checksum (`images.download_source = http`, Ironic's default);
  * file:// images, images in another format (converted to raw by the cache with `qemu-img`) and every
  * image with `download_source = local` come from the conductor's image cache through the HTTP boot
- * server, at `<http_url>/<node uuid>/instance.raw`, with the checksum of the bytes served. A config drive
+ * server, at `<http_url>/<node uuid>/<random>/instance.raw` with the checksum of the bytes served: the
+ * HTTP boot server answers anyone who can reach it, so the path carries 128 random bits, new at every
+ * `prepare_image`, and only the agent is told it (the node history names the source). A config drive
  * given as JSON is rendered into a config-2 ISO here; `meta_data` gets the node's UUID, name and
  * hostname when it lacks them.
  */
-import { mkdir, stat } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { JsonObject, Node } from '../domain/node.js';
 import type { AgentImage } from '../drivers/agent/services.js';
-import { nodeFile, placeFile, removeImages } from '../drivers/network-boot/node-files.js';
+import { placeFile, removeImages } from '../drivers/network-boot/node-files.js';
 import {
   hashFile, isHttpUrl, MAX_CONFIG_DRIVE_BYTES, parseChecksum, storedConfigDrive, type ConfigDriveContents,
 } from '../images/index.js';
@@ -19,8 +22,18 @@ import type { ImageInfo } from '../protocol/agent/commands.js';
 import { fail, messageOf } from '../shared/errors.js';
 import type { ConductorContext } from './context.js';
 
-/** The label of the served instance image under `<http root>/<node uuid>/`. */
+/** The label of the served instance image under `<http root>/<node uuid>/<random>/`. */
 export const SERVED_IMAGE_LABEL = 'instance.raw';
+
+/** The random directory of a served image: 128 bits from the CSPRNG, in hex. */
+const SERVED_DIR = /^[0-9a-f]{32}$/;
+
+/** Removes the node's served image directories (`<root>/<uuid>/<random>/`). */
+async function removeServedImages(root: string, node: Pick<Node, 'uuid'>): Promise<void> {
+  const dir = path.join(root, node.uuid);
+  const entries = await readdir(dir).catch(() => [] as string[]);
+  for (const name of entries.filter((e) => SERVED_DIR.test(e))) await rm(path.join(dir, name), { recursive: true, force: true });
+}
 
 const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
 
@@ -84,10 +97,12 @@ export async function agentImageFor(ctx: ConductorContext, node: Readonly<Node>,
   } catch (err) {
     throw fail('imagePrepareFailed', { source, node: node.uuid, reason: messageOf(err) }, { cause: err });
   }
-  const served = nodeFile(env.config.http_root_dir, node, SERVED_IMAGE_LABEL);
+  await removeServedImages(env.config.http_root_dir, node);
+  const secret = randomBytes(16).toString('hex');
+  const served = path.join(env.config.http_root_dir, node.uuid, secret, SERVED_IMAGE_LABEL);
   await mkdir(path.dirname(served), { recursive: true });
   await placeFile(cached.path, served);
-  const url = `${env.config.http_url.replace(/\/+$/, '')}/${node.uuid}/${SERVED_IMAGE_LABEL}`;
+  const url = `${env.config.http_url.replace(/\/+$/, '')}/${node.uuid}/${secret}/${SERVED_IMAGE_LABEL}`;
   const digest = await servedDigest(served, signal);
   return { image_info: { ...base, urls: [url], os_hash_algo: 'sha256', os_hash_value: digest }, configdrive, served: true };
 }
@@ -96,13 +111,27 @@ export async function agentImageFor(ctx: ConductorContext, node: Readonly<Node>,
 export async function releaseAgentImage(ctx: ConductorContext, node: Readonly<Node>): Promise<void> {
   const env = ctx.boot;
   if (!env) return;
-  await removeImages(env.config.http_root_dir, node, [SERVED_IMAGE_LABEL], null);
+  await removeServedImages(env.config.http_root_dir, node);
+  await removeImages(env.config.http_root_dir, node, [], null);
   await env.images.releaseNode(`${node.uuid}.instance`);
 }
 
+/**
+ * Checks a config drive given with a deploy request before anything changes (InvalidParameterValue, 400):
+ * a gzip+base64 value is inflated and a JSON one rendered, and either must fit the agent's 64 MiB
+ * (`images.max_configdrive_size_mib` when smaller). A URL is fetched only when the image is prepared.
+ */
+export async function checkConfigDrive(ctx: ConductorContext, node: Readonly<Node>, value: unknown, signal?: AbortSignal): Promise<void> {
+  if (value === undefined || value === null || (typeof value === 'string' && isHttpUrl(value))) return;
+  await configDriveOf(ctx, node, value, signal ?? new AbortController().signal);
+}
+
 /** The config drive for the agent: URLs and gzip+base64 as given, JSON rendered (with the node's metadata filled in). */
-async function configDriveFor(ctx: ConductorContext, node: Readonly<Node>, signal: AbortSignal): Promise<string | null> {
-  const value = node.instance_info.configdrive;
+function configDriveFor(ctx: ConductorContext, node: Readonly<Node>, signal: AbortSignal): Promise<string | null> {
+  return configDriveOf(ctx, node, node.instance_info.configdrive, signal);
+}
+
+async function configDriveOf(ctx: ConductorContext, node: Readonly<Node>, value: unknown, signal: AbortSignal): Promise<string | null> {
   if (value === undefined || value === null || value === '') return null;
   let input: unknown = value;
   if (typeof value === 'object' && !Array.isArray(value)) {

@@ -5,28 +5,42 @@
  * of it are kept as `<console_logs_dir>/<node>_<UTC time>.log` and the history entry of the failure
  * names the copy, so "why is my node stuck" is answered by what the machine printed — also after the
  * machine was rebooted and the live log moved on.
+ *
+ * The path comes from whoever may edit the node, so it is read only when it is a regular file inside one
+ * of `conductor.console_log_allowed_paths` once symbolic links are followed, opened without following a
+ * link (O_NOFOLLOW) and without waiting on a FIFO (O_NONBLOCK), and at most the tail is read: never
+ * `/etc/shadow`, `/proc/self/environ` or `/dev/zero`.
  */
-import { mkdir, open, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { mkdir, open, realpath, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileTime } from '../shared/clock.js';
-import { messageOf } from '../shared/errors.js';
+import { fail, messageOf } from '../shared/errors.js';
 import type { Node } from '../domain/node.js';
 import type { ConductorContext } from './context.js';
 
 /** How much of the end of the console log is kept. */
 export const CONSOLE_TAIL_BYTES = 64 * 1024;
 
-/** The last `bytes` of `file` (all of it when shorter), starting at a line boundary when cut. */
+/** What {@link keepConsoleLog} did: kept a copy, or refused the node's file (the reason names it). */
+export type ConsoleLogOutcome = { kept: string } | { refused: string };
+
+/**
+ * The last `bytes` of `file` (all of it when shorter), starting at a line boundary when cut; never reads
+ * more than `bytes + 1` bytes, whatever size the file claims. Opens without following a final symbolic
+ * link; anything but a regular file is refused.
+ */
 export async function readTail(file: string, bytes: number): Promise<Buffer> {
-  const handle = await open(file, 'r');
+  const handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   try {
-    const { size } = await handle.stat();
-    if (size <= bytes) return await handle.readFile();
+    const st = await handle.stat();
+    if (!st.isFile()) throw fail('consoleLogNotRegular', { file });
     // One byte more, so a cut that falls right after a newline keeps its whole first line.
-    const start = size - bytes - 1;
-    const buf = Buffer.alloc(bytes + 1);
+    const start = Math.max(0, st.size - bytes - 1);
+    const buf = Buffer.alloc(Math.min(st.size, bytes + 1));
     const { bytesRead } = await handle.read(buf, 0, buf.length, start);
     const tail = buf.subarray(0, bytesRead);
+    if (start === 0) return tail;
     const newline = tail.indexOf(0x0a);
     return newline >= 0 ? tail.subarray(newline + 1) : tail.subarray(1);
   } finally {
@@ -34,23 +48,43 @@ export async function readTail(file: string, bytes: number): Promise<Buffer> {
   }
 }
 
+function inside(dir: string, p: string): boolean {
+  return p === dir || p.startsWith(dir.endsWith('/') ? dir : `${dir}/`);
+}
+
+/** The real path of `file` when it lies inside one of `allowed` (compared by real paths too); throws otherwise. */
+export async function allowedConsoleLog(file: string, allowed: readonly string[]): Promise<string> {
+  if (allowed.length === 0) throw fail('consoleLogDisabled', { file });
+  let real: string;
+  try {
+    real = await realpath(file);
+  } catch (err) {
+    throw fail('consoleLogUnreadable', { file, reason: messageOf(err) }, { cause: err });
+  }
+  const dirs = await Promise.all(allowed.map((d) => realpath(d).catch(() => path.resolve(d))));
+  if (!dirs.some((d) => inside(d, real))) throw fail('consoleLogOutsideAllowed', { file, path: real, allowed: allowed.join(', ') });
+  return real;
+}
+
 /**
- * Keeps the tail of the node's console log (see the module doc); returns the copy, or null when the
- * node names no console log, none is kept (no `console_logs_dir`) or it cannot be read (logged).
- * Never throws.
+ * Keeps the tail of the node's console log (see the module doc). Null when the node names no console
+ * log or none is kept (no `console_logs_dir`); `refused` with the reason when the file is not allowed or
+ * cannot be read (also logged). Never throws.
  */
-export async function keepConsoleLog(ctx: ConductorContext, node: Readonly<Node>): Promise<string | null> {
+export async function keepConsoleLog(ctx: ConductorContext, node: Readonly<Node>): Promise<ConsoleLogOutcome | null> {
   const dir = ctx.config.console_logs_dir;
   const source = node.driver_info.console_log_file;
   if (!dir || typeof source !== 'string' || source === '') return null;
   try {
-    const tail = await readTail(source, CONSOLE_TAIL_BYTES);
+    const real = await allowedConsoleLog(source, ctx.config.console_log_allowed_paths ?? []);
+    const tail = await readTail(real, CONSOLE_TAIL_BYTES);
     await mkdir(dir, { recursive: true });
     const file = path.join(path.resolve(dir), `${node.uuid}_${fileTime(ctx.clock.now())}.log`);
     await writeFile(file, tail);
-    return file;
+    return { kept: file };
   } catch (err) {
-    ctx.logger.warn({ node: node.uuid }, `could not keep the console log ${source} of node ${node.uuid}: ${messageOf(err)}`);
-    return null;
+    const reason = messageOf(err);
+    ctx.logger.warn({ node: node.uuid }, `could not keep the console log of node ${node.uuid}: ${reason}`);
+    return { refused: reason };
   }
 }

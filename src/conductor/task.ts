@@ -165,16 +165,17 @@ export class Task {
     const since = this.current.provision_updated_at ? Date.parse(this.current.provision_updated_at) : NaN;
     const target = opts.target !== undefined ? opts.target : targetAfter(event, to, this.current.target_provision_state);
     const changes: NodeChanges = { provision_state: to, target_provision_state: target, provision_updated_at: isoTime(now) };
-    if (opts.lastError !== undefined) changes.last_error = opts.lastError;
     // ERROR for failures and aborts into a failure state; an abort back to a stable state (service failed -> active) is not one.
     const failed = event === 'fail' || (event === 'abort' && !STATES[to].stable);
     // A failed flow's agent is forgotten, as Ironic's error handlers' `wipe_token_and_url`: its token opens nothing any more.
     const forgotten = failed ? withoutAgent(this.current.driver_internal_info) : null;
     if (forgotten !== null) changes.driver_internal_info = forgotten;
+    const consoleLog = failed ? await keepConsoleLog(this.ctx, this.current) : null;
+    const consoleNote = !consoleLog ? '' : 'kept' in consoleLog ? ` (console log: ${consoleLog.kept})` : ` (${consoleLog.refused})`;
+    if (opts.lastError !== undefined) changes.last_error = opts.lastError && consoleLog && 'refused' in consoleLog ? `${opts.lastError}${consoleNote}` : opts.lastError;
     this.set(changes);
     await this.save();
-    const consoleLog = failed ? await keepConsoleLog(this.ctx, this.current) : null;
-    const why = `${failed && opts.lastError ? `: ${opts.lastError}` : ''}${consoleLog ? ` (console log: ${consoleLog})` : ''}`;
+    const why = `${failed && opts.lastError ? `: ${opts.lastError}` : ''}${consoleNote}`;
     await this.record('provisioning', `${from} -> ${to} (${event})${why}`, failed ? 'ERROR' : 'INFO', Number.isFinite(since) ? Math.max(0, now - since) : null);
     this.ctx.logger.info({ node: this.current.uuid, from, to, event }, `node ${this.current.uuid}: ${from} -> ${to} (${event})`);
     return to;

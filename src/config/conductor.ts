@@ -69,6 +69,10 @@ export const ConductorConfig = Type.Object({
     default: '',
     description: 'Where the tail of a node\'s serial console log (driver_info `console_log_file`) is kept when the node fails (`<node>_<time>.log`, named in its history); empty: `<data dir>/console-logs` in `ingot serve`, not kept otherwise.',
   }),
+  console_log_allowed_paths: Type.Array(Type.String({ pattern: '^/' }), {
+    default: [],
+    description: 'Directories a node\'s driver_info `console_log_file` may name a file in (absolute paths; only regular files, symbolic links leading out are refused); empty: console logs are never read.',
+  }),
   graceful_shutdown_timeout_s: Type.Number({ default: 60, minimum: 0, description: 'On stop, how long running operations may finish before they are abandoned (their nodes fail).' }),
 });
 export type ConductorConfig = Static<typeof ConductorConfig>;

@@ -14,7 +14,7 @@ export const ImagesConfig = Type.Object({
   master_cache_size_mib: Type.Integer({
     default: 20480,
     minimum: 0,
-    description: 'Disk space the cached master images may use, in MiB, counting those in use; the oldest unused ones are evicted above it.',
+    description: 'Disk space the cached master images may use, in MiB, counting those in use; the oldest unused ones are evicted above it, and one image larger than it is refused before it is downloaded (as is one larger than the free space left after evicting unused images). 0: every unused image is evicted, and no download is refused for its size.',
   }),
   master_cache_ttl_s: Type.Number({
     default: 7 * 24 * 3600,

@@ -19,8 +19,9 @@ import type { Logger } from '../shared/logger.js';
 import { resolveChecksum, type Checksum } from './checksum.js';
 import { convertToRaw, detectFormat, inspectImage, type ImageFormat } from './convert.js';
 import { downloadToFile, headSource } from './download.js';
-import { formatBytes, imageError } from './errors.js';
+import { formatBytes, imageError, isImageError } from './errors.js';
 import { SharedFlights } from './flights.js';
+import type { FilePathPolicy } from './source.js';
 
 /** Options of {@link ImageCache.open}. */
 export interface ImageCacheOptions {
@@ -40,8 +41,8 @@ export interface ImageCacheOptions {
   timeoutMs?: number;
   /** Largest image downloaded, in bytes (0: no limit). */
   maxImageBytes?: number;
-  /** Directories `file://` images may come from. */
-  allowedFilePaths?: readonly string[];
+  /** Where `file://` images may come from (allowed directories; refused ones such as the data directory). */
+  files?: FilePathPolicy;
   /** Downloads at once (default 20). */
   concurrency?: number;
   clock?: Clock;
@@ -49,7 +50,10 @@ export interface ImageCacheOptions {
   logger?: Logger;
 }
 
-/** The cache options from the `images` configuration group; `dataDir` is where an empty `cache_dir` points. */
+/**
+ * The cache options from the `images` configuration group; `dataDir` is where an empty `cache_dir` points,
+ * and is never a place `file://` images may come from.
+ */
 export function cacheOptionsFromConfig(cfg: ImagesConfig, dataDir: string): ImageCacheOptions {
   return {
     dir: cfg.cache_dir || path.join(dataDir, 'master_images'),
@@ -59,7 +63,7 @@ export function cacheOptionsFromConfig(cfg: ImagesConfig, dataDir: string): Imag
     forceRaw: cfg.force_raw_images,
     timeoutMs: cfg.download_timeout_s * 1000,
     maxImageBytes: cfg.max_image_size_mib * 1024 * 1024,
-    allowedFilePaths: cfg.file_url_allowed_paths,
+    files: { allowed: cfg.file_url_allowed_paths, blocked: [dataDir] },
     concurrency: cfg.download_concurrency,
   };
 }
@@ -226,7 +230,7 @@ export class ImageCache {
     const st = await stat(file).catch(() => undefined);
     if (!st) return undefined;
     if (!checksum) {
-      const info = await headSource(url, { signal, timeoutMs: this.opts.timeoutMs, allowedFilePaths: this.opts.allowedFilePaths });
+      const info = await headSource(url, { signal, timeoutMs: this.opts.timeoutMs, files: this.opts.files });
       // NOTE: like Ironic, a source that cannot tell its modification time is downloaded again.
       if (!info.lastModified || info.lastModified.getTime() > st.mtimeMs) {
         this.opts.logger?.info({ url, cached: file }, 'cached image is older than its source; downloading again');
@@ -244,20 +248,33 @@ export class ImageCache {
     const part = `${stem}.part`;
     this.stats.downloads++;
     this.opts.logger?.info({ url }, 'downloading image into the master cache');
+    // NOTE: one image larger than the whole cache can never be kept: refused before a byte is written.
+    const cacheLimit = this.opts.maxBytes > 0 ? this.opts.maxBytes : Infinity;
+    const imageLimit = this.opts.maxImageBytes && this.opts.maxImageBytes > 0 ? this.opts.maxImageBytes : Infinity;
+    const limit = Math.min(cacheLimit, imageLimit);
     try {
-      const got = await downloadToFile(url, part, {
-        signal,
-        expected: checksum,
-        hash: ['sha256'],
-        timeoutMs: this.opts.timeoutMs,
-        maxBytes: this.opts.maxImageBytes,
-        allowedFilePaths: this.opts.allowedFilePaths,
-      });
+      let got;
+      try {
+        got = await downloadToFile(url, part, {
+          signal,
+          expected: checksum,
+          hash: ['sha256'],
+          timeoutMs: this.opts.timeoutMs,
+          maxBytes: Number.isFinite(limit) ? limit : 0,
+          files: this.opts.files,
+          beforeWrite: (bytes) => this.ensureSpace(bytes, bytes, url, 'download'),
+        });
+      } catch (err) {
+        if (isImageError(err, 'too_large') && cacheLimit < imageLimit) {
+          throw imageError('too_large', 'imageOverCacheLimit', { url, limit: formatBytes(cacheLimit) }, { cause: err });
+        }
+        throw err;
+      }
       const found = await inspectImage(part, url, { qemuImg: this.opts.qemuImg, signal });
       let ready = part;
       let format = found.format;
       if (raw && found.format === 'qcow2') {
-        await this.ensureSpace(found.virtualSize, found.fileSize * 2, url);
+        await this.ensureSpace(found.virtualSize, found.fileSize * 2, url, 'convert');
         ready = `${stem}.raw`;
         await convertToRaw(part, ready, { qemuImg: this.opts.qemuImg, signal, expectedSize: found.virtualSize });
         await rm(part, { force: true });
@@ -284,8 +301,11 @@ export class ImageCache {
     }
   }
 
-  /** Frees space for `bytes` (falling back to `estimate`) by evicting; throws `no_space` when it cannot. */
-  private async ensureSpace(bytes: number, estimate: number, url: string): Promise<void> {
+  /**
+   * Frees space for `bytes` (falling back to `estimate`) by evicting unused masters; throws `no_space`
+   * when it cannot, saying whether the image was to be downloaded or converted.
+   */
+  private async ensureSpace(bytes: number, estimate: number, url: string, step: 'download' | 'convert'): Promise<void> {
     for (const need of [bytes, Math.min(bytes, estimate)]) {
       let free = await freeBytes(this.opts.dir);
       if (need < free) return;
@@ -294,7 +314,8 @@ export class ImageCache {
       if (need < free) return;
     }
     const free = await freeBytes(this.opts.dir);
-    throw imageError('no_space', 'imageCacheNoSpace', { dir: this.opts.dir, url, needed: formatBytes(Math.min(bytes, estimate)), free: formatBytes(free) });
+    const values = { dir: this.opts.dir, url, needed: formatBytes(Math.min(bytes, estimate)), free: formatBytes(free) };
+    throw step === 'download' ? imageError('no_space', 'imageCacheNoSpaceDownload', values) : imageError('no_space', 'imageCacheNoSpace', values);
   }
 
   private async cleanUpLocked(amount?: number): Promise<EvictionReport> {

@@ -81,6 +81,15 @@ describe('findInChecksumFile', () => {
     expect(thrownBy(() => findInChecksumFile('\n\n', ['a'], 'SUMS')).message).toContain('is empty');
     expect(thrownBy(() => findInChecksumFile('nonsense', ['a'], 'SUMS')).message).toContain('which is no checksum');
   });
+
+  it('echoes at most a short printable excerpt of what a checksum file holds', () => {
+    const hostile = `\u001b[2J${'z'.repeat(10_000)}`;
+    expect(thrownBy(() => findInChecksumFile(hostile, ['a'], 'SUMS')).message).toBe(`Checksum file SUMS holds "[2J${'z'.repeat(36)}…", which is no checksum.`);
+    // A line naming the image with a digest of no known length: the digest is shown cut short.
+    const found = findInChecksumFile(`${'a'.repeat(100_000)}  disk.img\n`, ['disk.img'], 'SUMS');
+    const err = thrownBy(() => parseChecksum(found.hex, { allowMd5: false }));
+    expect(err.message).toMatch(/^The image checksum "a{139}…" has 100000 hex digits/);
+  });
 });
 
 describe('imageNames', () => {

@@ -10,6 +10,7 @@ import { MultiHash, HEX_LENGTH, type Checksum, type ChecksumAlgo } from './diges
 import { fetchBytes, type DownloadOptions } from './download.js';
 import { ImageError, imageError } from './errors.js';
 import { isHttpUrl } from './source.js';
+import { excerpt } from '../shared/excerpt.js';
 import { ChecksumFileError, findInChecksumFile as findInFile, imageNames } from '../shared/checksum-file.js';
 
 export { imageNames };
@@ -33,6 +34,9 @@ function algoOf(name: string, checksum: string): ChecksumAlgo {
   throw imageError('checksum_invalid', 'checksumAlgorithmUnsupported', { checksum, algo: name });
 }
 
+/** Characters of a checksum value a message shows (a sha512 digest and its name fit). */
+const SHOWN = 140;
+
 /**
  * Parses an inline checksum: `hex`, `algo:hex`, or `hex` with `algo` given separately. Throws
  * `checksum_invalid` (400) for a malformed value, an unknown algorithm, a length that does not fit the
@@ -50,19 +54,19 @@ export function parseChecksum(value: string, policy: ChecksumPolicy, algo?: stri
     hex = text.slice(colon + 1).trim();
   }
   if (!/^[0-9a-fA-F]+$/.test(hex)) {
-    throw imageError('checksum_invalid', 'checksumNotHex', { checksum: text });
+    throw imageError('checksum_invalid', 'checksumNotHex', { checksum: excerpt(text, SHOWN) });
   }
   hex = hex.toLowerCase();
   let a: ChecksumAlgo;
   if (named) {
     a = algoOf(named, text);
     if (hex.length !== HEX_LENGTH[a]) {
-      throw imageError('checksum_invalid', 'checksumLengthWrong', { algo: a, hex, digits: hex.length, expected: HEX_LENGTH[a] });
+      throw imageError('checksum_invalid', 'checksumLengthWrong', { algo: a, hex: excerpt(hex, SHOWN), digits: hex.length, expected: HEX_LENGTH[a] });
     }
   } else {
     const byLength = ALGOS.find((x) => HEX_LENGTH[x] === hex.length);
     if (!byLength) {
-      throw imageError('checksum_invalid', 'checksumLengthUnknown', { hex, digits: hex.length });
+      throw imageError('checksum_invalid', 'checksumLengthUnknown', { hex: excerpt(hex, SHOWN), digits: hex.length });
     }
     a = byLength;
   }

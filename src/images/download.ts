@@ -8,9 +8,10 @@ import { rm, stat } from 'node:fs/promises';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { excerpt } from '../shared/excerpt.js';
 import { MultiHash, verifyDigest, type Checksum, type ChecksumAlgo } from './digest.js';
 import { formatBytes, imageError, isImageError, type ImageError } from './errors.js';
-import { parseImageSource, resolveFileSource, type ImageSource } from './source.js';
+import { parseImageSource, resolveFileSource, type FilePathPolicy, type ImageSource } from './source.js';
 
 /** Default wait for a server's answer and between two chunks of a download. */
 export const DEFAULT_DOWNLOAD_TIMEOUT_MS = 60_000;
@@ -27,10 +28,15 @@ export interface DownloadOptions {
   hash?: readonly ChecksumAlgo[];
   /** Verify the bytes against this checksum; a mismatch removes the file and names both values. */
   expected?: Checksum;
-  /** Directories `file://` sources may point into; without them `file://` is refused. */
-  allowedFilePaths?: readonly string[];
+  /** Where `file://` sources may point; without allowed directories `file://` is refused. */
+  files?: FilePathPolicy;
   /** Extra request headers for HTTP sources. */
   headers?: Record<string, string>;
+  /**
+   * Called with the source's size when it is known (Content-Length, a file's size) before any byte is
+   * written: a rejection (no room for it, say) fails the download with that error.
+   */
+  beforeWrite?: (bytes: number) => Promise<void>;
 }
 
 /** What a download produced. */
@@ -148,20 +154,57 @@ function lastModifiedOf(headers: Headers): Date | undefined {
   return Number.isNaN(t) ? undefined : new Date(t);
 }
 
-/** Sends a request and checks the status; the caller reads (or cancels) the body before `ex.dispose()`. */
-async function request(src: Extract<ImageSource, { kind: 'http' }>, method: 'GET' | 'HEAD', ex: Exchange, headers?: Record<string, string>): Promise<Response> {
+/** Redirects followed for one download (Ironic follows what `requests` follows; Ingot fewer). */
+export const MAX_DOWNLOAD_REDIRECTS = 5;
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/**
+ * The URL a redirect answer leads to: http(s) only (never `file:` or another scheme), without
+ * credentials, at most {@link MAX_DOWNLOAD_REDIRECTS} times.
+ */
+function redirectTarget(source: string, from: string, status: number, location: string | null, hop: number): URL {
+  let next: URL;
+  try {
+    next = new URL(location ?? '', from);
+  } catch {
+    throw imageError('invalid_source', 'downloadRedirectInvalid', { url: source, status, location: excerpt(location ?? '', 80) });
+  }
+  if (location === null || location === '') throw imageError('invalid_source', 'downloadRedirectInvalid', { url: source, status, location: '(none)' });
+  if (next.protocol !== 'http:' && next.protocol !== 'https:') {
+    throw imageError('invalid_source', 'downloadRedirectScheme', { url: source, status, scheme: next.protocol.replace(/:$/, '') });
+  }
+  if (next.username || next.password) throw imageError('invalid_source', 'downloadRedirectCredentials', { url: source, status });
+  if (hop >= MAX_DOWNLOAD_REDIRECTS) throw imageError('invalid_source', 'downloadTooManyRedirects', { url: source, max: MAX_DOWNLOAD_REDIRECTS });
+  return next;
+}
+
+/**
+ * Sends a request, following redirects by {@link redirectTarget}'s rules (the caller's headers go only to
+ * the source's origin), and checks the status; the caller reads (or cancels) the body before
+ * `ex.dispose()`. `url` is where the answer came from.
+ */
+async function request(src: Extract<ImageSource, { kind: 'http' }>, method: 'GET' | 'HEAD', ex: Exchange, headers?: Record<string, string>): Promise<{ res: Response; url: string }> {
   ex.arm('answer');
-  const res = await fetch(src.href, { method, redirect: 'follow', signal: ex.ctl.signal, headers });
+  let url = src.href;
+  let res: Response;
+  for (let hop = 0; ; hop++) {
+    const sameOrigin = new URL(url).origin === src.url.origin;
+    res = await fetch(url, { method, redirect: 'manual', signal: ex.ctl.signal, ...(sameOrigin ? { headers } : {}) });
+    if (!REDIRECTS.has(res.status)) break;
+    await res.body?.cancel().catch(() => undefined);
+    url = redirectTarget(src.href, url, res.status, res.headers.get('location'), hop).href;
+  }
   if (res.status !== 200) {
     await res.body?.cancel().catch(() => undefined);
-    const answer = { url: src.href, status: `${res.status}${res.statusText ? ` ${res.statusText}` : ''}` };
-    const redirected = res.url && res.url !== src.href ? res.url : null;
+    const answer = { url: src.href, status: `${res.status}${res.statusText ? ` ${excerpt(res.statusText, 80)}` : ''}` };
+    const redirected = url !== src.href ? url : null;
     if (res.status === 404 || res.status === 410) {
       throw redirected ? imageError('not_found', 'downloadNotFoundRedirected', { ...answer, final: redirected }) : imageError('not_found', 'downloadNotFound', answer);
     }
     throw redirected ? imageError('http_status', 'downloadHttpStatusRedirected', { ...answer, final: redirected }) : imageError('http_status', 'downloadHttpStatus', answer);
   }
-  return res;
+  return { res, url };
 }
 
 function declaredLength(res: Response): number | undefined {
@@ -201,18 +244,26 @@ function algosOf(opts: DownloadOptions): ChecksumAlgo[] {
  * the size and digests. On any failure `dest` is removed and an {@link ImageError} names the URL.
  */
 export async function downloadToFile(href: string, dest: string, opts: DownloadOptions = {}): Promise<DownloadResult> {
-  const src = parseImageSource(href, opts.allowedFilePaths);
+  const src = parseImageSource(href, opts.files);
   const maxBytes = opts.maxBytes ?? 0;
   const hasher = new MultiHash(algosOf(opts));
   const ex = src.kind === 'http' ? new Exchange(opts.signal, opts.timeoutMs ?? DEFAULT_DOWNLOAD_TIMEOUT_MS) : undefined;
   try {
     let result: DownloadResult;
     if (src.kind === 'http' && ex) {
-      const res = await request(src, 'GET', ex, opts.headers);
+      const { res, url: finalUrl } = await request(src, 'GET', ex, opts.headers);
       const declared = declaredLength(res);
       if (declared !== undefined && maxBytes > 0 && declared > maxBytes) {
         await res.body?.cancel().catch(() => undefined);
         throw imageError('too_large', 'imageOverLimit', { url: src.href, size: formatBytes(declared), limit: formatBytes(maxBytes) });
+      }
+      if (declared !== undefined && opts.beforeWrite) {
+        try {
+          await opts.beforeWrite(declared);
+        } catch (err) {
+          await res.body?.cancel().catch(() => undefined);
+          throw err;
+        }
       }
       ex.arm('body');
       const m = meter(src.href, hasher, maxBytes, () => ex.arm('body'));
@@ -228,13 +279,14 @@ export async function downloadToFile(href: string, dest: string, opts: DownloadO
       if (declared !== undefined && m.bytes !== declared) {
         throw imageError('truncated', 'downloadTruncated', { url: src.href, bytes: m.bytes, declared });
       }
-      result = { bytes: m.bytes, digests: hasher.digest(), finalUrl: res.url || src.href, lastModified: lastModifiedOf(res.headers) };
+      result = { bytes: m.bytes, digests: hasher.digest(), finalUrl, lastModified: lastModifiedOf(res.headers) };
     } else {
-      const file = await resolveFileSource(src as Extract<ImageSource, { kind: 'file' }>, opts.allowedFilePaths);
+      const file = await resolveFileSource(src as Extract<ImageSource, { kind: 'file' }>, opts.files);
       const st = await stat(file);
       if (maxBytes > 0 && st.size > maxBytes) {
         throw imageError('too_large', 'imageOverLimit', { url: src.href, size: formatBytes(st.size), limit: formatBytes(maxBytes) });
       }
+      await opts.beforeWrite?.(st.size);
       const m = meter(src.href, hasher, maxBytes, () => undefined);
       await pipeline(createReadStream(file), m, createWriteStream(dest), opts.signal ? { signal: opts.signal } : {});
       result = { bytes: m.bytes, digests: hasher.digest(), finalUrl: src.href, lastModified: st.mtime };
@@ -255,7 +307,7 @@ export async function downloadToFile(href: string, dest: string, opts: DownloadO
  * larger body fails with `too_large` before it is buffered.
  */
 export async function fetchBytes(href: string, opts: DownloadOptions & { maxBytes: number }): Promise<{ body: Buffer; finalUrl: string }> {
-  const src = parseImageSource(href, opts.allowedFilePaths);
+  const src = parseImageSource(href, opts.files);
   const ex = src.kind === 'http' ? new Exchange(opts.signal, opts.timeoutMs ?? DEFAULT_DOWNLOAD_TIMEOUT_MS) : undefined;
   const chunks: Buffer[] = [];
   try {
@@ -263,17 +315,17 @@ export async function fetchBytes(href: string, opts: DownloadOptions & { maxByte
     let finalUrl = src.href;
     let declared: number | undefined;
     if (src.kind === 'http' && ex) {
-      const res = await request(src, 'GET', ex, opts.headers);
+      const { res, url } = await request(src, 'GET', ex, opts.headers);
       declared = declaredLength(res);
       if (declared !== undefined && declared > opts.maxBytes) {
         await res.body?.cancel().catch(() => undefined);
         throw imageError('too_large', 'resourceOverLimit', { url: src.href, size: formatBytes(declared), limit: formatBytes(opts.maxBytes) });
       }
-      finalUrl = res.url || src.href;
+      finalUrl = url;
       ex.arm('body');
       input = res.body ? Readable.fromWeb(res.body as WebReadableStream<Uint8Array>) : Readable.from([]);
     } else {
-      const file = await resolveFileSource(src as Extract<ImageSource, { kind: 'file' }>, opts.allowedFilePaths);
+      const file = await resolveFileSource(src as Extract<ImageSource, { kind: 'file' }>, opts.files);
       input = createReadStream(file, opts.signal ? { signal: opts.signal } : {});
     }
     let bytes = 0;
@@ -303,16 +355,16 @@ export async function fetchBytes(href: string, opts: DownloadOptions & { maxByte
  * `HttpImageService.show`), or `stat` for an allowed file.
  */
 export async function headSource(href: string, opts: DownloadOptions = {}): Promise<SourceInfo> {
-  const src = parseImageSource(href, opts.allowedFilePaths);
+  const src = parseImageSource(href, opts.files);
   if (src.kind === 'file') {
-    const st = await stat(await resolveFileSource(src, opts.allowedFilePaths));
+    const st = await stat(await resolveFileSource(src, opts.files));
     return { size: st.size, lastModified: st.mtime, finalUrl: src.href };
   }
   const ex = new Exchange(opts.signal, opts.timeoutMs ?? DEFAULT_DOWNLOAD_TIMEOUT_MS);
   try {
-    const res = await request(src, 'HEAD', ex, opts.headers);
+    const { res, url } = await request(src, 'HEAD', ex, opts.headers);
     await res.body?.cancel().catch(() => undefined);
-    return { size: declaredLength(res), lastModified: lastModifiedOf(res.headers), finalUrl: res.url || src.href };
+    return { size: declaredLength(res), lastModified: lastModifiedOf(res.headers), finalUrl: url };
   } catch (err) {
     throw classify(err, src.href, ex);
   } finally {

@@ -1,7 +1,9 @@
 /**
  * Image sources: which URLs Ingot downloads images from. `http://` and `https://` URLs are fetched;
  * `file://` URLs are read from the conductor's disk, but only inside the directories the operator
- * allows, never from system paths (Ironic `image_service.FileImageService` after CVE-2024-47211).
+ * allows, never from system paths (Ironic `image_service.FileImageService` after CVE-2024-47211) nor
+ * from Ingot's own data directory (its database holds every BMC password), even when an allowed
+ * directory contains it.
  */
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -29,10 +31,19 @@ function inside(dir: string, p: string): boolean {
   return p === d || p.startsWith(d === '/' ? '/' : `${d}/`);
 }
 
-function checkPath(href: string, p: string, allowed: readonly string[] | undefined): void {
-  for (const bad of BLOCKED_FILE_PATHS) {
+/** Where `file://` images may come from: the allowed directories, and more refused ones (the data directory). */
+export interface FilePathPolicy {
+  /** The operator's `images.file_url_allowed_paths`; empty or absent: `file://` is refused. */
+  allowed?: readonly string[];
+  /** Refused besides {@link BLOCKED_FILE_PATHS}, even inside an allowed directory. */
+  blocked?: readonly string[];
+}
+
+function checkPath(href: string, p: string, policy: FilePathPolicy, blockedReal: readonly string[] = []): void {
+  for (const bad of [...BLOCKED_FILE_PATHS, ...(policy.blocked ?? []).map((d) => path.resolve(d)), ...blockedReal]) {
     if (inside(bad, p)) throw imageError('invalid_source', 'imageFileBlocked', { url: href, dir: bad });
   }
+  const allowed = policy.allowed;
   if (!allowed || allowed.length === 0) {
     throw imageError('invalid_source', 'imageFileUrlsDisabled', { url: href });
   }
@@ -42,11 +53,10 @@ function checkPath(href: string, p: string, allowed: readonly string[] | undefin
 }
 
 /**
- * Parses and checks an image URL without touching the network or the disk. `allowedFilePaths` are the
- * directories `file://` URLs may point into (the operator's `images.file_url_allowed_paths`); without
- * them `file://` is refused.
+ * Parses and checks an image URL without touching the network or the disk. `files` says where `file://`
+ * URLs may point (see {@link FilePathPolicy}); without allowed directories `file://` is refused.
  */
-export function parseImageSource(href: string, allowedFilePaths?: readonly string[]): ImageSource {
+export function parseImageSource(href: string, files: FilePathPolicy = {}): ImageSource {
   const text = typeof href === 'string' ? href.trim() : '';
   if (!text) throw imageError('invalid_source', 'imageSourceRequired');
   let url: URL;
@@ -67,17 +77,18 @@ export function parseImageSource(href: string, allowedFilePaths?: readonly strin
       throw imageError('invalid_source', 'imageFileUrlRemote', { url: text, host: url.host });
     }
     const p = path.resolve(fileURLToPath(url));
-    checkPath(text, p, allowedFilePaths);
+    checkPath(text, p, files);
     return { kind: 'file', href: url.href, path: p, name };
   }
   throw imageError('invalid_source', 'imageUrlSchemeUnsupported', { url: text, scheme: url.protocol.replace(/:$/, '') });
 }
 
 /**
- * The real path of a `file://` source, re-checked after following symbolic links so a link inside an
- * allowed directory cannot reach outside it. Throws `not_found` when the file does not exist.
+ * The real path of a `file://` source, re-checked after following symbolic links (of the file and of the
+ * refused directories) so a link inside an allowed directory cannot reach outside it, nor into the data
+ * directory. Throws `not_found` when the file does not exist.
  */
-export async function resolveFileSource(src: Extract<ImageSource, { kind: 'file' }>, allowedFilePaths?: readonly string[]): Promise<string> {
+export async function resolveFileSource(src: Extract<ImageSource, { kind: 'file' }>, files: FilePathPolicy = {}): Promise<string> {
   let real: string;
   try {
     real = await realpath(src.path);
@@ -85,7 +96,8 @@ export async function resolveFileSource(src: Extract<ImageSource, { kind: 'file'
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw imageError('not_found', 'imageFileMissing', { path: src.path, url: src.href }, { cause: err });
     throw imageError('invalid_source', 'imageFileUnreadable', { path: src.path, reason: (err as Error).message }, { cause: err });
   }
-  if (real !== src.path) checkPath(src.href, real, allowedFilePaths);
+  const blockedReal = await Promise.all((files.blocked ?? []).map((d) => realpath(d).catch(() => path.resolve(d))));
+  checkPath(src.href, real, files, blockedReal);
   const st = await stat(real);
   if (!st.isFile()) throw imageError('invalid_source', 'imageFileNotRegular', { url: src.href });
   return real;

@@ -5,6 +5,7 @@
  * holding one bare digest.
  */
 import { errorMessage, type ErrorCode } from './errors.js';
+import { excerpt } from './excerpt.js';
 
 /** Hex digest lengths of the algorithms a checksum file may hold (md5, sha256, sha512). */
 const DIGEST_LENGTHS = [32, 64, 128];
@@ -50,7 +51,7 @@ export function findInChecksumFile(text: string, names: readonly string[], where
   if (lines.length === 1 && !/\s/.test(lines[0] as string)) {
     const only = lines[0] as string;
     if (/^[0-9a-fA-F]+$/.test(only) && DIGEST_LENGTHS.includes(only.length)) return { hex: only };
-    throw new ChecksumFileError(errorMessage('checksumFileNoChecksum', { file: where, text: only.slice(0, 40) }));
+    throw new ChecksumFileError(errorMessage('checksumFileNoChecksum', { file: where, text: excerpt(only, 40) }));
   }
   for (const line of lines) {
     if (line.startsWith('#')) continue;

@@ -159,6 +159,23 @@ describe('ImageCache', () => {
     expect((await cache.cleanUp()).removed.sort()).toEqual([held.image.key, used.key].sort());
   });
 
+  it('refuses, before writing a byte, an image larger than the whole cache or than the free space', async () => {
+    const big = randomBytes(3 * MiB);
+    server.route('/big.img', { body: big });
+    // A server claiming a petabyte: no disk here has room for it.
+    server.route('/petabyte.img', { body: randomBytes(1024), chunked: true, headers: { 'Content-Length': String(2 ** 50) } });
+    const small = await open({ maxBytes: 2 * MiB });
+    const over = await small.get({ url: server.url('/big.img'), checksum: sha(big) }).then(() => null, (e: unknown) => e);
+    expect(isImageError(over, 'too_large')).toBe(true);
+    expect((over as Error).message).toBe(`Image ${server.url('/big.img')} is larger than the whole image cache (2 MiB (2097152 bytes), images.master_cache_size_mib); raise the limit or use a smaller image.`);
+    const roomy = await open({ maxBytes: 2 ** 60 });
+    const full = await roomy.get({ url: server.url('/petabyte.img'), checksum: sha(big) }).then(() => null, (e: unknown) => e);
+    expect(isImageError(full, 'no_space')).toBe(true);
+    expect((full as Error).message).toMatch(new RegExp(`^Not enough disk space in ${path.join(dir, 'cache')} to download ${server.url('/petabyte.img')}: it needs 1024 TiB \\(1125899906842624 bytes\\), .* are free after evicting unused images; nothing was written\\.$`));
+    expect(await readdir(path.join(dir, 'cache', 'tmp'))).toEqual([]);
+    expect(await readdir(path.join(dir, 'cache', 'master'))).toEqual([]);
+  });
+
   it('cleans what a crash left behind when it opens', async () => {
     const root = path.join(dir, 'cache');
     await mkdir(path.join(root, 'tmp'), { recursive: true });
@@ -203,5 +220,17 @@ describe('cacheOptionsFromConfig', () => {
     const o = cacheOptionsFromConfig(cfg, '/var/lib/ingot');
     expect(o).toMatchObject({ dir: '/var/lib/ingot/master_images', maxBytes: 20 * 1024 * MiB, ttlMs: 7 * DAY, allowMd5: false, forceRaw: true });
     expect(cacheOptionsFromConfig({ ...cfg, cache_dir: '/srv/cache' }, '/x').dir).toBe('/srv/cache');
+  });
+
+  it('never serves a file of the data directory as an image, even when an allowed directory holds it', async () => {
+    const data = path.join(dir, 'ingot-data');
+    await mkdir(data, { recursive: true });
+    const db = path.join(data, 'ingot.sqlite');
+    await writeFile(db, 'every BMC password');
+    const cfg = { ...(Value.Default(ImagesConfig, {}) as ImagesConfig), file_url_allowed_paths: [dir] };
+    const cache = await ImageCache.open(cacheOptionsFromConfig(cfg, data));
+    const err = await cache.get({ url: `file://${db}`, checksum: sha(await readFile(db)) }).then(() => null, (e: unknown) => e);
+    expect(isImageError(err, 'invalid_source')).toBe(true);
+    expect((err as Error).message).toBe(`Image source file://${db} is refused: files under ${data} may never be used as images.`);
   });
 });

@@ -22,6 +22,9 @@ beforeAll(async () => {
     .route('/disk.img', { body: image, headers: { 'Last-Modified': lastModified } })
     .route('/old/disk.img', { redirect: '/disk.img' })
     .route('/moved-away.img', { redirect: '/gone.img' })
+    .route('/to-file.img', { redirect: 'file:///etc/passwd' })
+    .route('/to-ftp.img', { redirect: 'ftp://127.0.0.1/disk.img' })
+    .route('/loop.img', { redirect: '/loop.img' })
     .route('/hang.img', { hang: true })
     .route('/stall.img', { body: image, stallAfter: 64 * 1024 })
     .route('/short.img', { body: image, cutAfter: 100_000 })
@@ -78,6 +81,23 @@ describe('downloadToFile over HTTP', () => {
     const err = await failure(downloadToFile(server.url('/moved-away.img'), path.join(dir, 'x')));
     expect(err.reason).toBe('not_found');
     expect(err.message).toContain(`${server.url('/moved-away.img')} (redirected to ${server.url('/gone.img')})`);
+  });
+
+  it('follows only a bounded number of http(s) redirects, never to file: or another scheme', async () => {
+    for (let i = 1; i <= 6; i++) server.route(`/hop${i}.img`, { redirect: i === 6 ? '/disk.img' : `/hop${i + 1}.img` });
+    // Five redirects are followed (hop2 … hop6 → disk.img) …
+    expect((await downloadToFile(server.url('/hop2.img'), path.join(dir, 'ok'), { hash: ['sha256'] })).digests.sha256).toBe(sha256);
+    // … six are not.
+    const many = await failure(downloadToFile(server.url('/hop1.img'), path.join(dir, 'many')));
+    expect(many.reason).toBe('invalid_source');
+    expect(many.message).toBe(`Download of ${server.url('/hop1.img')} was redirected more than 5 times; give the image's final URL.`);
+    const loop = await failure(downloadToFile(server.url('/loop.img'), path.join(dir, 'loop')));
+    expect(loop.message).toContain('was redirected more than 5 times');
+    const toFile = await failure(downloadToFile(server.url('/to-file.img'), path.join(dir, 'file'), { files: { allowed: ['/'] } }));
+    expect(toFile.reason).toBe('invalid_source');
+    expect(toFile.message).toBe(`Download of ${server.url('/to-file.img')} was redirected (302) to a file: URL; only http(s) redirects are followed.`);
+    expect((await failure(fetchBytes(server.url('/to-ftp.img'), { maxBytes: 1024 }))).message).toContain('to a ftp: URL; only http(s) redirects are followed');
+    expect(await readdir(dir)).toEqual(['ok']);
   });
 
   it('names the URL and the status on 404 and other statuses', async () => {
@@ -142,19 +162,19 @@ describe('file:// sources', () => {
     await mkdir(store);
     await writeFile(path.join(store, 'disk.img'), image);
     const dest = path.join(dir, 'copy');
-    const r = await downloadToFile(`file://${store}/disk.img`, dest, { allowedFilePaths: [store], expected: { algo: 'sha512', hex: sha512 } });
+    const r = await downloadToFile(`file://${store}/disk.img`, dest, { files: { allowed: [store] }, expected: { algo: 'sha512', hex: sha512 } });
     expect(r.bytes).toBe(image.length);
     expect(r.finalUrl).toBe(`file://${store}/disk.img`);
     expect((await readFile(dest)).equals(image)).toBe(true);
 
-    const outside = await failure(downloadToFile(`file://${dir}/copy`, path.join(dir, 'x'), { allowedFilePaths: [store] }));
+    const outside = await failure(downloadToFile(`file://${dir}/copy`, path.join(dir, 'x'), { files: { allowed: [store] } }));
     expect(outside.reason).toBe('invalid_source');
     await symlink(dest, path.join(store, 'escape.img'));
-    const escaped = await failure(downloadToFile(`file://${store}/escape.img`, path.join(dir, 'y'), { allowedFilePaths: [store] }));
+    const escaped = await failure(downloadToFile(`file://${store}/escape.img`, path.join(dir, 'y'), { files: { allowed: [store] } }));
     expect(escaped.message).toContain('outside images.file_url_allowed_paths');
-    const missing = await failure(downloadToFile(`file://${store}/none.img`, path.join(dir, 'z'), { allowedFilePaths: [store] }));
+    const missing = await failure(downloadToFile(`file://${store}/none.img`, path.join(dir, 'z'), { files: { allowed: [store] } }));
     expect(missing.reason).toBe('not_found');
-    const big = await failure(downloadToFile(`file://${store}/disk.img`, path.join(dir, 'w'), { allowedFilePaths: [store], maxBytes: 1000 }));
+    const big = await failure(downloadToFile(`file://${store}/disk.img`, path.join(dir, 'w'), { files: { allowed: [store] }, maxBytes: 1000 }));
     expect(big.reason).toBe('too_large');
   });
 });

@@ -52,6 +52,7 @@ describe('HTTP boot server (real sockets on 127.0.0.1)', () => {
     await writeFile(path.join(dir, 'secret'), 'outside the root');
     await symlink(path.join(dir, 'secret'), path.join(root, 'escape'));
     await symlink(path.join(root, 'node', 'deploy_kernel'), path.join(root, 'inside'));
+    await symlink(dir, path.join(root, 'outdir'));
     const scripts: Record<string, string> = { '52:54:00:aa:bb:01': '#!ipxe\necho rendered for 52:54:00:aa:bb:01\n' };
     server = createHttpBootServer({ host: '127.0.0.1', port: 0, root, routes: defaultBootRoutes((mac) => scripts[mac] ?? null) });
     ({ port } = await server.start());
@@ -127,6 +128,28 @@ describe('HTTP boot server (real sockets on 127.0.0.1)', () => {
     expect((await get(port, '/node')).status).toBe(404);
     expect((await get(port, '/missing')).status).toBe(404);
     expect((await get(port, '/%zz')).status).toBe(400);
+  });
+
+  it('serves nothing outside the root for absolute names, encoded climbs, NULs or directory links', async () => {
+    const attempts = [
+      'GET //etc/passwd HTTP/1.1', // absolute-looking: taken relative to the root
+      `GET ${dir}/secret HTTP/1.1`, // the file's absolute path: relative to the root too
+      'GET http://boot.invalid/../secret HTTP/1.1', // absolute-form request target
+      'GET /node/%2e%2e/%2e%2e/secret HTTP/1.1',
+      'GET /node/%2E%2E%2F%2E%2E%2Fsecret HTTP/1.1',
+      'GET /outdir/secret HTTP/1.1', // a directory link that leaves the root
+      'GET /node/deploy_kernel%00.txt HTTP/1.1',
+    ];
+    for (const line of attempts) {
+      const answer = await raw(port, line);
+      expect(answer, line).toMatch(/^HTTP\/1\.1 (400|403|404) /);
+      expect(answer, line).not.toContain('outside the root');
+      expect(answer, line).not.toContain('root:');
+    }
+    expect(await raw(port, 'GET /outdir/secret HTTP/1.1')).toMatch(/^HTTP\/1\.1 403/);
+    expect(await raw(port, 'GET /node/deploy_kernel%00.txt HTTP/1.1')).toMatch(/^HTTP\/1\.1 400/);
+    // The server still answers.
+    expect((await get(port, '/node/deploy_kernel')).status).toBe(200);
   });
 
   it('renders boot.ipxe and the per-MAC script per request, falling back to the written file', async () => {

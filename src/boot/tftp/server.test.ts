@@ -41,6 +41,7 @@ beforeAll(async () => {
   await writeFile(path.join(dir, 'secret'), 'outside the root');
   await symlink(path.join(dir, 'secret'), path.join(root, 'escape'));
   await symlink(path.join(root, 'boot', 'vmlinuz'), path.join(root, 'kernel'));
+  await symlink(dir, path.join(root, 'outdir'));
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 afterEach(async () => {
@@ -375,6 +376,9 @@ describe('TFTP server: refusals', () => {
       expect(r.message).toMatch(/'\.\.' is not allowed/);
     }
     expect(await refusal('escape')).toEqual({ code: 2, message: 'Access violation: escape leads outside the TFTP root' });
+    // A directory link that leaves the root, and the secret's own absolute path (taken relative to the root).
+    expect(await refusal('outdir/secret')).toEqual({ code: 2, message: 'Access violation: outdir/secret leads outside the TFTP root' });
+    expect(await refusal(`${dir}/secret`)).toEqual({ code: 1, message: `File not found: ${dir.replace(/^\//, '')}/secret` });
   });
 
   it('follows a symlink that stays inside the root', async () => {

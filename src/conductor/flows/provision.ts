@@ -8,6 +8,7 @@ import { S, transition, VERBS, type ProvisionEvent, type ProvisionState, type Pr
 import type { DriverInterface } from '../../drivers/interfaces/base.js';
 import { fail, IngotError, messageOf } from '../../shared/errors.js';
 import type { RequestedStep } from '../../protocol/api/steps.js';
+import { checkConfigDrive } from '../agent-image.js';
 import type { ProvisionOptions } from '../client.js';
 import type { ConductorContext } from '../context.js';
 import { Task } from '../task.js';
@@ -101,6 +102,7 @@ async function begin(task: Task, verb: ProvisionVerb, options: ProvisionOptions)
     case 'rebuild': {
       const steps: Step[] = requestedSteps(options.deploy_steps ?? []);
       checkStepsAvailable(task, 'deploy', steps);
+      await checkConfigDrive(task.ctx, node, options.configdrive);
       await validateAll(task, 'deploy or power info', ['power', 'deploy', 'boot', 'network', 'storage']);
       const info: JsonObject = { ...node.instance_info };
       if (options.configdrive !== undefined) info['configdrive'] = options.configdrive;

@@ -31,7 +31,9 @@ export async function deployWithAgent(task: DriverTask): Promise<AsyncResult> {
 
 async function writeImage(task: DriverTask): Promise<'wait'> {
   const image = await task.agent.image(task.node, task.signal);
-  await task.record('deploy', `image ${image.image_info.urls[0]} handed to the agent${image.served ? ' (served by Ingot)' : ''}${image.configdrive ? ' with a config drive' : ''}`, 'INFO', null);
+  // NOTE: the URL of a served image is the agent's alone (its path is the secret): the history names the source.
+  const shown = image.served ? `${String(task.node.instance_info.image_source)} (served by Ingot)` : image.image_info.urls[0];
+  await task.record('deploy', `image ${shown} handed to the agent${image.configdrive ? ' with a config drive' : ''}`, 'INFO', null);
   const sent = isoTime(task.clock.now());
   await task.agent.client.command(task.node, AGENT_COMMANDS.prepareImage, { image_info: image.image_info, configdrive: image.configdrive }, { signal: task.signal });
   setPendingCommand(task, { command: 'prepare_image', step: 'deploy.write_image', started_at: sent });

@@ -33,9 +33,10 @@ function validateRootDeviceHints(node: Readonly<Node>): void {
 }
 
 /**
- * What `direct` needs in instance_info: `image_source` (http(s):// or file://) and, for http(s) images,
- * a checksum (`image_os_hash_algo` + `image_os_hash_value`, or `image_checksum`) — Ironic's rule for
- * images that are not in Glance.
+ * What `direct` needs in instance_info: `image_source` (http(s):// or file://) and a checksum
+ * (`image_os_hash_algo` + `image_os_hash_value`, or `image_checksum`). Ironic asks it of http(s) images
+ * only; Ingot of file:// images too, so that what is deployed is what the user meant and not whatever
+ * file happens to sit at the path.
  */
 export function validateInstanceImage(node: Readonly<Node>): void {
   const info = node.instance_info;
@@ -47,7 +48,7 @@ export function validateInstanceImage(node: Readonly<Node>): void {
     throw fail('imageSourceNotUrl', { node: node.uuid, source });
   }
   const hasChecksum = text(info.image_os_hash_value) !== '' || text(info.image_checksum) !== '';
-  if (/^https?:/i.test(source) && !hasChecksum) {
+  if (!hasChecksum) {
     throw fail('imageChecksumMissing', { node: node.uuid });
   }
   if (text(info.image_os_hash_value) !== '' && text(info.image_os_hash_algo) === '' && !/^https?:\/\//i.test(text(info.image_os_hash_value))) {

@@ -251,6 +251,23 @@ describe('Redfish client: retries', () => {
     await expect(dead.get('/redfish/v1/')).rejects.toThrow(`Redfish BMC http://127.0.0.1:${port} could not be reached for GET /redfish/v1/ after 2 attempts: ECONNREFUSED`);
   });
 
+  it('echoes a short printable excerpt of a hostile error body, never all of it', async () => {
+    const long = `Injected\r\n2026-01-01 INFO forged\u001b[2J ${'A'.repeat(100_000)}`;
+    const { url } = await serve((app) => {
+      app.get('/json', async (_req, reply) => reply.code(400).send({ error: { message: long, '@Message.ExtendedInfo': [{ Message: 'more' }] } }));
+      app.get('/text', async (_req, reply) => reply.code(400).type('text/plain').send(long));
+    });
+    for (const p of ['/json', '/text']) {
+      const err = (await clientOf(pool(), { redfish_address: url }).get(p).catch((e: unknown) => e)) as Error;
+      const said = err.message.replace(`Redfish BMC ${url} answered 400 to GET ${p}: `, '');
+      expect(said.startsWith('Injected 2026-01-01 INFO forged [2J AAA')).toBe(true);
+      expect(said.length).toBeLessThanOrEqual(300);
+      expect(said.endsWith('…')).toBe(true);
+      // eslint-disable-next-line no-control-regex
+      expect(err.message).not.toMatch(/[\u0000-\u001f]/);
+    }
+  });
+
   it('does not retry a 400', async () => {
     let calls = 0;
     const { url } = await serve((app) => app.get('/x', async (_req, reply) => {

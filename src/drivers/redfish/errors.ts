@@ -1,4 +1,5 @@
 /** The Redfish driver's error: an IngotError (mostly DriverOperationError) that also carries the BMC's HTTP status. */
+import { excerpt } from '../../shared/excerpt.js';
 import { errorMessage, IngotError, type ErrorCode, type ErrorOptions, type FailArgs, type MessageId } from '../../shared/errors.js';
 
 export class RedfishError extends IngotError {
@@ -17,13 +18,17 @@ export function redfishError<M extends MessageId>(httpStatus: number | null, id:
   return new RedfishError(httpStatus, errorMessage(id, ...args), args[1]);
 }
 
+/** Characters of a BMC's error a message shows. */
+export const MAX_SHOWN = 300;
+
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /**
  * The human part of a Redfish error body (DSP0266 §9.6 "Error responses"): `error.message` followed by the
- * `Message` of each `@Message.ExtendedInfo` entry; falls back to the raw text, shortened.
+ * `Message` of each `@Message.ExtendedInfo` entry; falls back to the raw text. At most {@link MAX_SHOWN}
+ * characters, control characters folded into spaces.
  */
 export function redfishErrorMessage(body: unknown, text = ''): string {
   const parts: string[] = [];
@@ -38,7 +43,7 @@ export function redfishErrorMessage(body: unknown, text = ''): string {
       }
     }
   }
-  if (parts.length > 0) return parts.join(' ');
-  const raw = text.trim().replace(/\s+/g, ' ');
-  return raw ? (raw.length > 300 ? `${raw.slice(0, 300)}…` : raw) : 'no error message';
+  // NOTE: the BMC's words go into last_error: a short excerpt without control characters, never the whole body.
+  const shown = excerpt(parts.length > 0 ? parts.join(' ') : text, MAX_SHOWN);
+  return shown || 'no error message';
 }

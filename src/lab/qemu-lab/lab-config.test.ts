@@ -7,7 +7,7 @@ import { DEFAULT_LAB_PORTS, labDriver, labIngotConfig, labMachines, labUrls } fr
 
 describe('the lab configuration', () => {
   it('is a valid Ingot configuration that serves DHCP, TFTP, HTTP boot and file:// images from the lab', () => {
-    const config = labIngotConfig({ labDir: '/srv/lab', dataDir: '/srv/lab/ingot', ports: DEFAULT_LAB_PORTS, logLevel: 'info' });
+    const config = labIngotConfig({ labDir: '/srv/lab', dataDir: '/srv/lab/ingot', vmDir: '/srv/lab/vms', ports: DEFAULT_LAB_PORTS, logLevel: 'info' });
     const raw = structuredClone(config) as unknown as Record<string, unknown>;
     for (const group of Object.keys((IngotConfig as unknown as { properties: object }).properties)) raw[group] ??= {};
     const full = Value.Default(IngotConfig as TSchema, raw);
@@ -20,7 +20,8 @@ describe('the lab configuration', () => {
     expect(config.images.file_url_allowed_paths).toEqual(['/srv/lab']);
     expect(config.api).toEqual({ host: '0.0.0.0', port: 6385 });
     expect(config.conductor.fast_track).toBe(false);
-    expect(labIngotConfig({ labDir: '/srv/lab', dataDir: '/srv/lab/ingot', ports: DEFAULT_LAB_PORTS, logLevel: 'info', fastTrack: true }).conductor.fast_track).toBe(true);
+    expect(config.conductor.console_log_allowed_paths).toEqual(['/srv/lab/vms']);
+    expect(labIngotConfig({ labDir: '/srv/lab', dataDir: '/srv/lab/ingot', vmDir: '/srv/lab/vms', ports: DEFAULT_LAB_PORTS, logLevel: 'info', fastTrack: true }).conductor.fast_track).toBe(true);
     expect(labUrls({ ...DEFAULT_LAB_PORTS, redfish: 9000 }).redfish).toBe('http://10.77.0.1:9000');
   });
 

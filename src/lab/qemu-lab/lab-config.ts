@@ -46,6 +46,8 @@ export interface LabIngotConfigInput {
   /** The lab directory: file:// images (the deploy kernel and initramfs) may come from inside it. */
   labDir: string;
   dataDir: string;
+  /** Where the VMs' serial consoles are captured: the nodes' console logs may be read from inside it. */
+  vmDir: string;
   ports: LabPorts;
   logLevel: LogConfig['level'];
   /** Fast track for every node (`conductor.fast_track`): agents keep running between inspection, cleaning and deployment. */
@@ -70,7 +72,7 @@ export function labIngotConfig(input: LabIngotConfigInput): LabIngotConfig {
     database: { data_dir: input.dataDir },
     log: { level: input.logLevel },
     // A lab is stopped often: running operations get 5 s, not a minute, to finish on SIGTERM.
-    conductor: { graceful_shutdown_timeout_s: 5, fast_track: input.fastTrack === true },
+    conductor: { graceful_shutdown_timeout_s: 5, fast_track: input.fastTrack === true, console_log_allowed_paths: [input.vmDir] },
     boot: {
       http_enabled: true,
       http_host: LAB_NET.bridgeAddress,

@@ -181,7 +181,7 @@ export async function labUp(opts: LabUpOptions): Promise<Lab> {
     await copyFile(opts.kernel, paths.kernel, fsConstants.COPYFILE_FICLONE);
     await copyFile(opts.initramfs, paths.initramfs, fsConstants.COPYFILE_FICLONE);
     const logLevel = opts.logLevel ?? 'info';
-    await writeFile(paths.ingotConfig, `${JSON.stringify(labIngotConfig({ labDir: paths.dir, dataDir: paths.dataDir, ports, logLevel, fastTrack: opts.fastTrack === true }), null, 2)}\n`);
+    await writeFile(paths.ingotConfig, `${JSON.stringify(labIngotConfig({ labDir: paths.dir, dataDir: paths.dataDir, vmDir: paths.vmDir, ports, logLevel, fastTrack: opts.fastTrack === true }), null, 2)}\n`);
     await writeFile(paths.machines, `${JSON.stringify(labMachines({ machines, memoryMib: opts.memoryMib ?? 768, diskGib: opts.diskGib ?? DEFAULT_LAB_DISK_GIB, username, password, accel: opts.accel ?? 'tcg' }), null, 2)}\n`);
 
     const serveArgv = [...opts.ingot, 'serve', '--config', paths.ingotConfig];

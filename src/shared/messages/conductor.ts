@@ -15,6 +15,12 @@ export const CONDUCTOR_MESSAGES = {
   imagePrepareFailed: { code: 'DriverOperationError', text: 'Could not prepare the image {source} of node {node}: {reason}' },
   configDriveUnusable: { code: 'InvalidParameterValue', text: 'The config drive of node {node} cannot be used: {reason}' },
 
+  // conductor/console-log.ts ({file} is driver_info console_log_file)
+  consoleLogDisabled: { code: 'InvalidParameterValue', text: 'console log {file} is not read: conductor.console_log_allowed_paths is empty.' },
+  consoleLogOutsideAllowed: { code: 'InvalidParameterValue', text: 'console log {file} is refused: {path} is outside conductor.console_log_allowed_paths ({allowed}).' },
+  consoleLogNotRegular: { code: 'InvalidParameterValue', text: 'console log {file} is refused: it is not a regular file.' },
+  consoleLogUnreadable: { code: 'InvalidParameterValue', text: 'console log {file} cannot be read: {reason}' },
+
   // conductor/discovery.ts
   discoveredBmcTaken: {
     code: 'InspectionLookupFailed',

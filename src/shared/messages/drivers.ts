@@ -89,7 +89,7 @@ export const DRIVERS_MESSAGES = {
   imageSourceNotUrl: { code: 'InvalidParameterValue', text: 'instance_info.image_source of node {node} must be an http(s):// or file:// URL, not "{source}".' },
   imageChecksumMissing: {
     code: 'MissingParameterValue',
-    text: 'Node {node}: an http(s) image needs a checksum: set instance_info.image_os_hash_algo and image_os_hash_value (or image_checksum), a digest or the URL of a checksum file.',
+    text: 'image_source\'s "image_checksum", or "image_os_hash_algo" and "image_os_hash_value" must be provided in instance_info for node {node} (file:// images included): a digest or the URL of a checksum file.',
   },
   imageHashAlgoMissing: { code: 'MissingParameterValue', text: 'Node {node}: instance_info.image_os_hash_value needs image_os_hash_algo (sha256 or sha512).' },
 

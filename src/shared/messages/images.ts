@@ -56,6 +56,10 @@ export const IMAGES_MESSAGES = {
   downloadNotFoundRedirected: { code: 'DriverOperationError', text: 'Cannot download {url} (redirected to {final}): HTTP {status}; check the URL.' },
   downloadHttpStatus: { code: 'DriverOperationError', text: 'Cannot download {url}: HTTP {status} instead of 200.' },
   downloadHttpStatusRedirected: { code: 'DriverOperationError', text: 'Cannot download {url} (redirected to {final}): HTTP {status} instead of 200.' },
+  downloadRedirectScheme: { code: 'InvalidParameterValue', text: 'Download of {url} was redirected ({status}) to a {scheme}: URL; only http(s) redirects are followed.' },
+  downloadRedirectInvalid: { code: 'InvalidParameterValue', text: 'Download of {url} was redirected ({status}) to "{location}", which is not a URL.' },
+  downloadRedirectCredentials: { code: 'InvalidParameterValue', text: 'Download of {url} was redirected ({status}) to a URL with credentials, which Ingot does not follow.' },
+  downloadTooManyRedirects: { code: 'InvalidParameterValue', text: 'Download of {url} was redirected more than {max} times; give the image\'s final URL.' },
   downloadOverLimit: { code: 'DriverOperationError', text: 'Download of {url} exceeds the limit of {limit}.' },
   downloadTruncated: { code: 'DriverOperationError', text: 'Download of {url} ended after {bytes} of {declared} bytes.' },
   downloadTruncatedBy: { code: 'DriverOperationError', text: 'Download of {url} ended after {bytes} of {declared} bytes: {reason}.' },
@@ -67,6 +71,14 @@ export const IMAGES_MESSAGES = {
   // flights.ts, cache.ts
   imageFetchAborted: { code: 'DriverOperationError', text: 'Fetching image {url} was aborted.' },
   nodeImageDirInvalid: { code: 'InvalidParameterValue', text: '"{node}" cannot name a node\'s image directory.' },
+  imageCacheNoSpaceDownload: {
+    code: 'DriverOperationError',
+    text: 'Not enough disk space in {dir} to download {url}: it needs {needed}, {free} are free after evicting unused images; nothing was written.',
+  },
+  imageOverCacheLimit: {
+    code: 'DriverOperationError',
+    text: 'Image {url} is larger than the whole image cache ({limit}, images.master_cache_size_mib); raise the limit or use a smaller image.',
+  },
   imageCacheNoSpace: {
     code: 'DriverOperationError',
     text: 'Not enough disk space in {dir} to convert {url}: it needs {needed}, {free} are free after evicting unused images.',
