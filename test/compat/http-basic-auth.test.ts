@@ -43,7 +43,8 @@ async function cliJson<T>(auth: BasicCredentials, args: string[]): Promise<T> {
 }
 const names = async () => (await cliJson<{ Name: string }[]>(ALICE, ['node', 'list'])).map((n) => n.Name);
 
-describe('the real clients with OS_AUTH_TYPE=http_basic', () => {
+// Each client run starts a Python interpreter (1–3 s, more on a busy machine).
+describe('the real clients with OS_AUTH_TYPE=http_basic', { timeout: 240_000 }, () => {
   const name = uniqueName('basic');
 
   it('baremetal: creates, manages, powers on and lists a node with the right password; the history names the user', async () => {
