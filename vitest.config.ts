@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
  * The API suites: they run twice, in-process and (project `api-json`) with the conductor behind the
  * loopback JSON transport (test/support/contract.ts). The slow end-to-end suites run once.
  */
-const API_SUITES = ['src/api/**/*.test.ts', 'test/api-conductor.test.ts', 'test/inspector-api.test.ts', 'test/agent-protocol.test.ts'];
+const API_SUITES = ['src/api/**/*.test.ts', 'test/api-conductor.test.ts', 'test/api-auth.test.ts', 'test/inspector-api.test.ts', 'test/agent-protocol.test.ts'];
 
 export default defineConfig({
   test: {

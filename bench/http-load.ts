@@ -13,8 +13,8 @@ export class LoadClient {
   private readonly host: string;
   private readonly port: number;
 
-  /** `sockets` bounds the open connections (one per concurrent client). */
-  constructor(baseUrl: string, sockets: number, private readonly version = '1.82') {
+  /** `sockets` bounds the open connections (one per concurrent client); `headers` go with every request (credentials). */
+  constructor(baseUrl: string, sockets: number, private readonly version = '1.82', private readonly headers: http.OutgoingHttpHeaders = {}) {
     const u = new URL(baseUrl);
     this.host = u.hostname;
     this.port = Number(u.port);
@@ -24,7 +24,7 @@ export class LoadClient {
   /** Sends one request; the body (if any) is JSON. */
   request(method: string, path: string, body?: unknown): Promise<Reply> {
     const payload = body === undefined ? undefined : JSON.stringify(body);
-    const headers: http.OutgoingHttpHeaders = { 'X-OpenStack-Ironic-API-Version': this.version, Accept: 'application/json' };
+    const headers: http.OutgoingHttpHeaders = { ...this.headers, 'X-OpenStack-Ironic-API-Version': this.version, Accept: 'application/json' };
     if (payload !== undefined) {
       headers['Content-Type'] = 'application/json';
       headers['Content-Length'] = Buffer.byteLength(payload);

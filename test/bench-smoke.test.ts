@@ -65,6 +65,15 @@ describe('benchmarks on a tiny fleet', { timeout: 150_000 }, () => {
     expect(out).toMatch(/deploy of 3 simulated machines: .*; 0 failed/);
   });
 
+  it('authentication, http_basic against noauth (bench/auth.ts)', async () => {
+    const json = path.join(dir, 'auth.json');
+    await bench('auth.js', ['--duration-s', '0.5', '--rounds', '1', '--json', json]);
+    const result = JSON.parse(await readFile(json, 'utf8')) as { noauth: number; http_basic: number; ratio: number };
+    expect(result.noauth).toBeGreaterThan(0);
+    expect(result.http_basic).toBeGreaterThan(0);
+    expect(result.ratio).toBeCloseTo(result.http_basic / result.noauth);
+  });
+
   it("the agent's image write (bench/agent-write.ts)", async () => {
     const out = await bench('agent-write.js', ['--size-mib', '8', '--runs', '1', '--dir', dir]);
     expect(out).toMatch(/image write of 8 MiB/);

@@ -34,7 +34,8 @@ export interface TestApi {
 export function testApiConfig(overrides: Partial<ApiConfig> = {}): ApiConfig {
   return {
     host: '127.0.0.1', port: 0, inspector_port: 0, public_url: '', max_limit: 1000, max_body_bytes: 1048576, node_render_cache_chars: 4_000_000, max_inspection_body_bytes: 33554432,
-    conductor_alive_timeout_s: 60, agent_rate_limit_per_minute: 600, agent_rate_limit_exempt: ['127.0.0.1', '::1'], ...overrides,
+    conductor_alive_timeout_s: 60, agent_rate_limit_per_minute: 600, agent_rate_limit_exempt: ['127.0.0.1', '::1'],
+    auth_strategy: 'noauth', http_basic_auth_user_file: '', allow_insecure_noauth: false, ...overrides,
   };
 }
 

@@ -8,6 +8,8 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { baseApp, withMethodNotAllowed } from './http-base.js';
 import type { ApiDeps } from './context.js';
+import { API_PUBLIC_ROUTES, registerAuth } from './auth/hook.js';
+import { NOAUTH } from './auth/strategy.js';
 import { errorMessage } from '../shared/errors.js';
 import { errorBody, toApiError } from './errors.js';
 import { MAX_MINOR, MIN_MINOR, parseVersion, versionHeaders } from './microversion.js';
@@ -66,6 +68,9 @@ export function buildApp(deps: ApiDeps): FastifyInstance {
     reply.header('openstack-request-id', `req-${randomUUID()}`);
     done();
   });
+
+  // After the version hook, which sets the request id: who is calling (api.auth_strategy).
+  registerAuth(app, { strategy: deps.auth ?? NOAUTH, publicRoutes: API_PUBLIC_ROUTES, logger: deps.logger, errorBody });
 
   app.setErrorHandler((err, req, reply) => {
     const e = toApiError(err, req.routeOptions.bodyLimit ?? deps.config.max_body_bytes);

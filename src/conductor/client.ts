@@ -11,6 +11,9 @@
  * or `undefined` inside them; an optional argument or field is left out), and it fails with an
  * `IngotError` (`shared/errors.ts`), whose code and message are all that cross a process boundary.
  * `conductor/json-transport.ts` carries the calls as JSON and refuses anything that would not survive.
+ * Who made a call travels with it as plain data too: the caller's request context (`shared/request-context.ts`:
+ * request id, user, project, roles), which the conductor records as the history's `user`; the JSON
+ * transport carries it as the `context` member of each request.
  *
  * Calls that start background work (power, provision, …) resolve once the work is accepted: the lock
  * was taken, the state checked and a worker started. They reject with IngotError: NodeLocked (409),

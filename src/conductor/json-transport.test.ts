@@ -3,6 +3,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IngotError } from '../shared/errors.js';
+import { runInRequestContext, type RequestContext } from '../shared/request-context.js';
 import type { ConductorClient } from './client.js';
 import { CONDUCTOR_METHODS, jsonConductorClient, loopbackConductorClient, serveConductorCall, type ConductorRequest } from './json-transport.js';
 import { LocalConductorClient } from './local-client.js';
@@ -116,5 +117,38 @@ describe('the loopback JSON transport', () => {
   it('rebuilds an error of an unknown class as Internal', async () => {
     const client = jsonConductorClient(async () => JSON.stringify({ jsonrpc: '2.0', id: 1, error: { code: 418, message: 'teapot', data: { class: 'Teapot' } } }));
     await expect(client.listDrivers()).rejects.toMatchObject({ code: 'Internal', message: 'teapot' });
+  });
+});
+
+describe('the request context over the JSON transport', () => {
+  const alice: RequestContext = { request_id: 'req-1', user: 'alice', roles: ['admin'], is_admin: true, system_scope: 'all' };
+
+  it('travels as the context member of the call, and the conductor records its user in the history of the work it started', async () => {
+    const sent: ConductorRequest[] = [];
+    const client = jsonConductorClient(async (text) => {
+      sent.push(JSON.parse(text) as ConductorRequest);
+      // The answering side runs outside the caller's context: only what crossed as JSON reaches it.
+      return runInRequestContext(undefined, () => serveConductorCall(t.conductor.client, text));
+    });
+    const node = await runInRequestContext(alice, () => client.createNode({ driver: 'fake-hardware', name: 'ctx1' }));
+    await runInRequestContext(alice, () => client.doProvisionAction('ctx1', 'manage', {}));
+    await waitForState(t.store, 'ctx1', 'manageable');
+    await client.doProvisionAction('ctx1', 'provide', {});
+    await waitForState(t.store, 'ctx1', 'available');
+    expect(sent.map((r) => r.context)).toEqual([alice, alice, undefined]);
+    const events = await t.store.history.list(node.id, { limit: 10 });
+    expect(events.map((e) => [e.event, e.user])).toEqual([
+      ['enroll -> verifying (manage)', 'alice'],
+      ['verifying -> manageable (done)', 'alice'],
+      ['manageable -> cleaning (provide)', null],
+      ['cleaning -> available (done)', null],
+    ]);
+  });
+
+  it('refuses a context that is not one', async () => {
+    for (const context of ['alice', { request_id: 'r', roles: [], is_admin: 'yes' }, { request_id: 'r', roles: [], is_admin: true, extra: 1 }, { request_id: 'r', user: 7, roles: [], is_admin: true }]) {
+      const a = await answer(t.conductor.client, { ...request('listDrivers', {}), context });
+      expect(a.error, JSON.stringify(context)).toMatchObject({ code: -32600, data: { class: 'Internal' } });
+    }
   });
 });

@@ -13,10 +13,15 @@
  * as it is (an `undefined` inside it, a Date, a Map, a class instance, NaN, …) is refused as `Internal`
  * on the side that has it, naming the method and the place. An optional argument left out (undefined)
  * is simply absent from `params`.
+ *
+ * The caller's request context (`shared/request-context.ts`: user, project, request id) travels as the
+ * `context` member of the request, as Ironic's JSON-RPC carries its `context`; the answering side runs
+ * the call in it, and in no other (a call without one runs in none).
  */
 import { ERRORS, errorMessage, fail, IngotError, type ErrorCode } from '../shared/errors.js';
 import { jsonProblem, type Json } from '../shared/json.js';
 import type { Logger } from '../shared/logger.js';
+import { currentRequestContext, isRequestContext, runInRequestContext, type RequestContext } from '../shared/request-context.js';
 import type { ConductorClient } from './client.js';
 
 /** A method of the contract. */
@@ -84,6 +89,8 @@ export interface ConductorRequest {
   id: number;
   method: ConductorMethod;
   params: { [name: string]: Json };
+  /** Who asked, when the call comes from a request. */
+  context?: RequestContext;
 }
 
 /** The error of an answer: the status and message of an {@link IngotError}, its code as `data.class`. */
@@ -136,7 +143,8 @@ export function jsonConductorClient(send: ConductorSend): ConductorClient {
       if (problem) throw fail('conductorCallNotSerialisable', { method, problem });
       params[name] = arg as Json;
     });
-    const request: ConductorRequest = { jsonrpc: '2.0', id: nextId++, method, params };
+    const context = currentRequestContext();
+    const request: ConductorRequest = { jsonrpc: '2.0', id: nextId++, method, params, ...(context ? { context } : {}) };
     const answer = JSON.parse(await send(JSON.stringify(request))) as ConductorResponse;
     if ('error' in answer) {
       const code = answer.error.data?.class;
@@ -171,6 +179,8 @@ export async function serveConductorCall(target: ConductorClient, requestText: s
     return errorAnswer(null, INVALID_REQUEST, errorMessage('conductorRequestNotRpc'));
   }
   const { id, method, params } = request;
+  const context = request.context;
+  if (context !== undefined && !isRequestContext(context)) return errorAnswer(id, INVALID_REQUEST, errorMessage('conductorContextInvalid'));
   if (!isMethod(method)) return errorAnswer(id, METHOD_NOT_FOUND, errorMessage('conductorMethodUnknown', { method: JSON.stringify(method) ?? 'undefined' }));
   const names: readonly string[] = PARAMS[method];
   const unknown = Object.keys(params).filter((k) => !names.includes(k));
@@ -178,7 +188,7 @@ export async function serveConductorCall(target: ConductorClient, requestText: s
   const args = names.map((n) => (Object.hasOwn(params, n) ? params[n] : undefined));
   try {
     // The table names the method and its parameters; the arguments are the JSON the caller typed.
-    const result: unknown = await (target[method] as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+    const result: unknown = await runInRequestContext(context, () => (target[method] as (...a: unknown[]) => Promise<unknown>).apply(target, args));
     const problem = result === undefined ? null : jsonProblem(result, 'the answer');
     if (problem) throw fail('conductorAnswerNotSerialisable', { method, problem });
     const answer: ConductorResponse = { jsonrpc: '2.0', id, result: (result ?? null) as Json };

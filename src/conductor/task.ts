@@ -16,6 +16,7 @@ import type { Driver } from '../drivers/registry.js';
 import { isoTime } from '../shared/clock.js';
 import { fail, IngotError, messageOf } from '../shared/errors.js';
 import { nodeSecretValues as nodeSecrets, scrubValues } from '../shared/mask.js';
+import { currentRequestContext } from '../shared/request-context.js';
 import type { ConductorContext } from './context.js';
 import { keepConsoleLog } from './console-log.js';
 import { refusingPowerOff } from './power-guard.js';
@@ -195,7 +196,8 @@ export class Task {
   async record(eventType: string, event: string, severity: HistorySeverity, durationMs: number | null): Promise<void> {
     try {
       await this.ctx.store.history.record({
-        node_id: this.current.id, severity, event_type: eventType, event: scrubValues(event, nodeSecrets(this.current)), conductor: this.ctx.hostname, user: null, duration_ms: durationMs,
+        // Who asked for the work, as Ironic records the user of the request context (none for the agent, periodics, noauth).
+        node_id: this.current.id, severity, event_type: eventType, event: scrubValues(event, nodeSecrets(this.current)), conductor: this.ctx.hostname, user: currentRequestContext()?.user ?? null, duration_ms: durationMs,
       });
     } catch (err) {
       this.ctx.logger.warn({ err, node: this.current.uuid }, `could not record history: ${messageOf(err)}`);

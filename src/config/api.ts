@@ -2,7 +2,10 @@ import { Type, type Static } from 'typebox';
 
 /** The REST API server. */
 export const ApiConfig = Type.Object({
-  host: Type.String({ default: '0.0.0.0', description: 'Address the API listens on.' }),
+  host: Type.String({
+    default: '127.0.0.1',
+    description: 'Address the API (and the ironic-inspector compatible listener) listens on; any other than loopback needs `auth_strategy` other than `noauth`, or `allow_insecure_noauth`.',
+  }),
   port: Type.Integer({ default: 6385, minimum: 0, maximum: 65535, description: 'TCP port of the API (Ironic’s is 6385).' }),
   inspector_port: Type.Integer({
     default: 5050,
@@ -44,6 +47,22 @@ export const ApiConfig = Type.Object({
   agent_rate_limit_exempt: Type.Array(Type.String(), {
     default: ['127.0.0.1', '::1'],
     description: 'Source addresses the agent rate limit does not count (loopback by default, where simulated machines run).',
+  }),
+  // Authentication, with Ironic's names ([DEFAULT]auth_strategy, http_basic_auth_user_file).
+  auth_strategy: Type.Union([Type.Literal('noauth'), Type.Literal('http_basic'), Type.Literal('keystone')], {
+    default: 'noauth',
+    description:
+      'How API callers authenticate: `noauth` (nobody does; allowed on a loopback address only, unless `allow_insecure_noauth`), ' +
+      '`http_basic` (an Apache htpasswd file of bcrypt entries, `http_basic_auth_user_file`; every user it accepts is an admin, as in Ironic) ' +
+      'or `keystone` (not available yet). The agent endpoints (lookup, heartbeat, continue_inspection, the inspector’s /v1/continue) and the version documents stay public.',
+  }),
+  http_basic_auth_user_file: Type.String({
+    default: '/etc/ingot/htpasswd',
+    description: 'The Apache htpasswd file of `http_basic` (`htpasswd -B`: bcrypt entries only), read at start-up and again whenever it changes.',
+  }),
+  allow_insecure_noauth: Type.Boolean({
+    default: false,
+    description: 'Let `noauth` listen on an address other than loopback: anyone who reaches the port can then power off, wipe and reimage every machine.',
   }),
 });
 export type ApiConfig = Static<typeof ApiConfig>;

@@ -175,7 +175,7 @@ export function buildProgram(): Command {
   program
     .command('serve')
     .description('Run the API and the conductor in one process (SQLite in --data-dir unless --database-url is set)')
-    .option('--host <address>', 'address to listen on (default 0.0.0.0; env INGOT_API_HOST)')
+    .option('--host <address>', 'address to listen on (default 127.0.0.1; env INGOT_API_HOST); any other needs api.auth_strategy http_basic (env INGOT_API_AUTH_STRATEGY)')
     .option('--port <port>', 'TCP port (default 6385; env INGOT_API_PORT); the ironic-inspector compatible API listens on INGOT_API_INSPECTOR_PORT (default 5050, 0 = off)')
     .option('--data-dir <dir>', 'directory of the SQLite database (default ./ingot-data; env INGOT_DATABASE_DATA_DIR)')
     .option('--database-url <url>', 'postgres://user:pass@host/db selects PostgreSQL (env INGOT_DATABASE_URL)')

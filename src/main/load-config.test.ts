@@ -36,4 +36,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ file, env: {} })).toThrow(/not valid JSON/);
     expect(() => loadConfig({ file: join(dir, 'missing.json'), env: {} })).toThrow(/cannot read config file/);
   });
+
+  it('takes the authentication settings with Ironic’s names, from the environment too; noauth on loopback by default', () => {
+    const d = loadConfig({ env: {} });
+    expect(d.api).toMatchObject({ host: '127.0.0.1', auth_strategy: 'noauth', allow_insecure_noauth: false });
+    const c = loadConfig({ env: { INGOT_API_AUTH_STRATEGY: 'http_basic', INGOT_API_HTTP_BASIC_AUTH_USER_FILE: '/etc/ingot/users', INGOT_API_ALLOW_INSECURE_NOAUTH: 'true' } });
+    expect(c.api).toMatchObject({ auth_strategy: 'http_basic', http_basic_auth_user_file: '/etc/ingot/users', allow_insecure_noauth: true });
+    expect(loadConfig({ env: {}, flags: { api: { auth_strategy: 'keystone' } } }).api.auth_strategy).toBe('keystone');
+    expect(() => loadConfig({ env: { INGOT_API_AUTH_STRATEGY: 'ldap' } })).toThrow(/api\.auth_strategy = "ldap"/);
+  });
 });

@@ -3,15 +3,18 @@
  * Shutdown on SIGINT/SIGTERM: stop accepting requests, let running work finish (or abandon it safely,
  * leaving each node in a defined failure state), release every lock, close the database.
  */
+import { isIPv4, isIPv6 } from 'node:net';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { IngotConfig } from '../config/ingot-config.js';
 import { buildApp } from '../api/app.js';
 import { buildInspectorApp } from '../api/legacy-inspector/app.js';
+import { createAuthStrategy } from '../api/auth/create-strategy.js';
 import { createConductor } from '../conductor/conductor.js';
 import { openStore } from '../db/open-store.js';
 import { startBootServices, type BootServices } from './boot-services.js';
 import { loadBuiltInRules } from './built-in-rules.js';
+import { fail } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';
 
 export interface RunningServer {
@@ -29,6 +32,11 @@ export interface RunningServer {
 
 /** Starts API + conductor; resolves once the port is bound. */
 export async function startServer(config: IngotConfig, logger: Logger): Promise<RunningServer> {
+  if (config.api.auth_strategy === 'noauth' && !isLoopback(config.api.host)) {
+    if (!config.api.allow_insecure_noauth) throw fail('noauthNotLoopback', { host: config.api.host });
+    logger.warn({ host: config.api.host }, `api.allow_insecure_noauth: the API on ${config.api.host} lets anyone manage every machine`);
+  }
+  const auth = createAuthStrategy(config.api, logger);
   const builtInRules = await loadBuiltInRules(config.inspector.built_in_rules);
   const store = await openStore({
     url: config.database.url,
@@ -61,7 +69,7 @@ export async function startServer(config: IngotConfig, logger: Logger): Promise<
     await store.close();
     throw err;
   }
-  const app = buildApp({ store, conductor: conductor.client, config: config.api, logger });
+  const app = buildApp({ store, conductor: conductor.client, config: config.api, logger, auth });
   try {
     await app.listen({ host: config.api.host, port: config.api.port });
   } catch (err) {
@@ -79,7 +87,7 @@ export async function startServer(config: IngotConfig, logger: Logger): Promise<
   let inspector: ReturnType<typeof buildInspectorApp> | undefined;
   let inspectorUrl: string | undefined;
   if (config.api.inspector_port !== 0) {
-    inspector = buildInspectorApp({ store, conductor: conductor.client, config: config.api, logger });
+    inspector = buildInspectorApp({ store, conductor: conductor.client, config: config.api, logger, auth });
     try {
       await inspector.listen({ host: config.api.host, port: config.api.inspector_port });
     } catch (err) {
@@ -101,10 +109,20 @@ export async function startServer(config: IngotConfig, logger: Logger): Promise<
       await conductor.stop({ timeoutMs: config.conductor.graceful_shutdown_timeout_s * 1000 });
       await boot.close();
       await store.close();
+      auth.close();
       logger.info('stopped');
     })());
   const bootInfo = { httpUrl: boot.environment.config.http_url, httpRoot: boot.environment.config.http_root_dir, httpPort: boot.httpPort, tftpPort: boot.tftpPort };
   return { url, inspectorUrl, boot: bootInfo, close };
+}
+
+/** Whether `host` is a loopback address (127.0.0.0/8, ::1, localhost), which only this machine can reach. */
+export function isLoopback(host: string): boolean {
+  const h = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  if (h === 'localhost') return true;
+  if (isIPv4(h)) return h.startsWith('127.');
+  if (isIPv6(h)) return h === '::1' || /^::ffff:127\./.test(h);
+  return false;
 }
 
 /** The port a listening server bound (the configured one when the address is not a socket address). */

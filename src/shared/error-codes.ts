@@ -24,6 +24,7 @@ export const ERRORS = {
   MalformedBody: { status: 400, hint: 'Send a valid JSON document with Content-Type: application/json.' },
   BodyTooLarge: { status: 413, hint: 'Send a smaller body; the limit is set by api.max_body_bytes.' },
   RateLimited: { status: 429, hint: 'Send fewer requests from this address, or raise api.agent_rate_limit_per_minute; retry after the Retry-After seconds.' },
+  Unauthorized: { status: 401, hint: 'Send the credentials of api.auth_strategy (with http_basic: OS_AUTH_TYPE=http_basic, OS_USERNAME, OS_PASSWORD).' },
   NotAuthorized: { status: 403, hint: 'Use credentials allowed to do this.' },
   NodeNotFound: { status: 404, message: 'Node {node} could not be found.', hint: 'Check the node UUID or name; `GET /v1/nodes` lists the nodes.' },
   PortNotFound: { status: 404, message: 'Port {port} could not be found.', hint: 'Check the port UUID or address.' },

@@ -73,8 +73,17 @@ export function requireClients(): void {
   }
 }
 
-/** The environment for the Python clients: no Keystone, the endpoint, the client's microversion. */
-function clientEnv(url: string): NodeJS.ProcessEnv {
+/** A user of an `http_basic` Ingot, for the clients' `OS_AUTH_TYPE=http_basic`. */
+export interface BasicCredentials {
+  username: string;
+  password: string;
+}
+
+/**
+ * The environment for the Python clients: no Keystone, the endpoint, the client's microversion; with
+ * `auth`, HTTP basic authentication (`OS_AUTH_TYPE=http_basic`, `OS_USERNAME`, `OS_PASSWORD`).
+ */
+function clientEnv(url: string, auth?: BasicCredentials): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) {
     // Keep pyenv/virtualenv and leftover OS_* settings away from Debian's Python.
@@ -84,7 +93,8 @@ function clientEnv(url: string): NodeJS.ProcessEnv {
   return {
     ...env,
     OS_ENDPOINT: url,
-    OS_AUTH_TYPE: 'none',
+    OS_AUTH_TYPE: auth ? 'http_basic' : 'none',
+    ...(auth ? { OS_USERNAME: auth.username, OS_PASSWORD: auth.password } : {}),
     OS_BAREMETAL_API_VERSION: CLIENT_VERSION,
     HOME: process.env.HOME ?? '/tmp',
     LANG: 'C.UTF-8',
@@ -103,6 +113,11 @@ export async function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, t
 /** Runs `baremetal ARGS` against `url`. */
 export function baremetal(url: string, args: string[], timeoutMs?: number): Promise<RunResult> {
   return run(BAREMETAL, args, clientEnv(url), timeoutMs);
+}
+
+/** Runs `baremetal ARGS` against `url` as `auth` (HTTP basic), or with no credentials at all. */
+export function baremetalAs(auth: BasicCredentials | undefined, url: string, args: string[]): Promise<RunResult> {
+  return run(BAREMETAL, args, clientEnv(url, auth));
 }
 
 /** Runs `baremetal ARGS -f json`, requires exit 0 and returns the parsed output. */
@@ -128,8 +143,8 @@ export async function baremetalOk(url: string, args: string[]): Promise<RunResul
 }
 
 /** Runs a Python script of test/compat/ with Debian's Python and returns its JSON output. */
-export async function python<T>(script: string, args: string[], url: string, timeoutMs = 240_000): Promise<T> {
-  const r = await run(PYTHON, [path.join(SCRIPTS, script), url, ...args], clientEnv(url), timeoutMs);
+export async function python<T>(script: string, args: string[], url: string, timeoutMs = 240_000, auth?: BasicCredentials): Promise<T> {
+  const r = await run(PYTHON, [path.join(SCRIPTS, script), url, ...args], clientEnv(url, auth), timeoutMs);
   if (r.code !== 0) throw new Error(`${script} exited ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
   const last = r.stdout.trim().split('\n').pop() ?? '';
   try {

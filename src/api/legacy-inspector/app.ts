@@ -9,6 +9,8 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { baseApp, withMethodNotAllowed } from '../http-base.js';
 import type { ApiDeps } from '../context.js';
+import { INSPECTOR_PUBLIC_ROUTES, registerAuth } from '../auth/hook.js';
+import { NOAUTH } from '../auth/strategy.js';
 import { errorMessage } from '../../shared/errors.js';
 import { toApiError } from '../errors.js';
 import { inspectorErrorBody } from './errors.js';
@@ -42,6 +44,8 @@ export function buildInspectorApp(deps: ApiDeps): FastifyInstance {
     reply.headers(inspectorVersionHeaders(req.inspectorMinor));
     done();
   });
+
+  registerAuth(app, { strategy: deps.auth ?? NOAUTH, publicRoutes: INSPECTOR_PUBLIC_ROUTES, logger: deps.logger, errorBody: (_status, message) => inspectorErrorBody(message) });
 
   app.setErrorHandler((err, req, reply) => {
     const e = toApiError(err, req.routeOptions.bodyLimit ?? deps.config.max_body_bytes);

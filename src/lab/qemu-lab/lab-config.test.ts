@@ -18,7 +18,7 @@ describe('the lab configuration', () => {
       managed: { enabled: true, interface: 'br-lab', range_start: '10.77.0.100', range_end: '10.77.0.199', netmask: '255.255.255.0', router_advertisement: true },
     });
     expect(config.images.file_url_allowed_paths).toEqual(['/srv/lab']);
-    expect(config.api).toEqual({ host: '0.0.0.0', port: 6385 });
+    expect(config.api).toEqual({ host: '0.0.0.0', port: 6385, allow_insecure_noauth: true });
     expect(config.conductor.fast_track).toBe(false);
     expect(config.conductor.console_log_allowed_paths).toEqual(['/srv/lab/vms']);
     expect(labIngotConfig({ labDir: '/srv/lab', dataDir: '/srv/lab/ingot', vmDir: '/srv/lab/vms', ports: DEFAULT_LAB_PORTS, logLevel: 'info', fastTrack: true }).conductor.fast_track).toBe(true);

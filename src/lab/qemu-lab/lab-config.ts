@@ -68,7 +68,8 @@ export function labUrls(ports: LabPorts): { api: string; boot: string; redfish: 
 export function labIngotConfig(input: LabIngotConfigInput): LabIngotConfig {
   const urls = labUrls(input.ports);
   return {
-    api: { host: '0.0.0.0', port: input.ports.api },
+    // The machines reach the API over the lab's own bridge; the lab runs without authentication.
+    api: { host: '0.0.0.0', port: input.ports.api, allow_insecure_noauth: true },
     database: { data_dir: input.dataDir },
     log: { level: input.logLevel },
     // A lab is stopped often: running operations get 5 s, not a minute, to finish on SIGTERM.

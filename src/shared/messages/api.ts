@@ -143,4 +143,22 @@ export const API_MESSAGES = {
     text: 'Unprocessed introspection data is not kept for node {node}: Ingot stores only the processed data (GET /v1/introspection/{node}/data), so it can be neither returned nor reapplied',
   },
   inspectorUuidInvalid: { code: 'InvalidParameterValue', text: 'Invalid UUID value' },
+
+  // api/auth/ (the texts of Ironic's HTTP basic auth middleware, ironic-lib auth_basic)
+  authRequired: { code: 'Unauthorized', text: 'Authorization required' },
+  authIncorrect: { code: 'Unauthorized', text: 'Incorrect username or password' },
+  authHeaderUnparsable: { code: 'InvalidParameterValue', text: 'Could not parse Authorization header' },
+  authTypeUnsupported: { code: 'InvalidParameterValue', text: 'Unsupported authorization type "{type}"' },
+  authTokenUndecodable: { code: 'InvalidParameterValue', text: 'Could not decode authorization token' },
+  htpasswdUnreadable: { code: 'ConfigInvalid', text: 'api.http_basic_auth_user_file: cannot read {path}: {reason}' },
+  htpasswdLineInvalid: { code: 'ConfigInvalid', text: 'api.http_basic_auth_user_file {path} line {line}: expected "user:bcrypt-hash" (htpasswd -B)' },
+  htpasswdNotBcrypt: {
+    code: 'ConfigInvalid',
+    text: 'api.http_basic_auth_user_file {path} line {line}: only bcrypt digested passwords are supported for {username} ($2y$, $2b$ or $2a$; create them with htpasswd -B)',
+  },
+  htpasswdUserTwice: { code: 'ConfigInvalid', text: 'api.http_basic_auth_user_file {path} line {line}: user {username} is already defined on line {first}' },
+  authKeystoneNotImplemented: {
+    code: 'ConfigInvalid',
+    text: 'api.auth_strategy "keystone" is not implemented yet in this version of Ingot; use "http_basic" with api.http_basic_auth_user_file (an htpasswd -B file)',
+  },
 } as const satisfies MessageTable;

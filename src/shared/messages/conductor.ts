@@ -52,6 +52,7 @@ export const CONDUCTOR_MESSAGES = {
   conductorAnswerNotSerialisable: { code: 'Internal', text: 'The answer of the conductor call {method} cannot be sent as JSON: {problem}.' },
   conductorRequestNotJson: { code: 'Internal', text: 'The conductor call is not JSON.' },
   conductorRequestNotRpc: { code: 'Internal', text: 'The conductor call is not a JSON-RPC 2.0 request with named params.' },
+  conductorContextInvalid: { code: 'Internal', text: 'The request context of the conductor call is not an object of request_id, roles and is_admin, with user, project, domain and system_scope if known.' },
   conductorMethodUnknown: { code: 'Internal', text: 'The conductor has no call {method}.' },
   conductorParamsUnknown: { code: 'Internal', text: 'The conductor call {method} takes no parameter {params}.' },
 

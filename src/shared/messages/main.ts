@@ -16,6 +16,12 @@ export const MAIN_MESSAGES = {
   configEnvNotBoolean: { code: 'ConfigInvalid', text: 'environment {name}: expected true or false, got "{value}"' },
   configValueInvalid: { code: 'ConfigInvalid', text: 'invalid configuration value {path} = {value}: {reason}' },
 
+  // main/serve.ts
+  noauthNotLoopback: {
+    code: 'ConfigInvalid',
+    text: 'api.auth_strategy is "noauth" and api.host {host} is not a loopback address: anyone who reaches it could power off, wipe and reimage every machine. Set api.auth_strategy to "http_basic" and api.http_basic_auth_user_file to an htpasswd file of bcrypt entries (htpasswd -B; environment INGOT_API_AUTH_STRATEGY, INGOT_API_HTTP_BASIC_AUTH_USER_FILE), or listen on 127.0.0.1 (--host), or set api.allow_insecure_noauth (INGOT_API_ALLOW_INSECURE_NOAUTH=true) to accept the risk.',
+  },
+
   // main/built-in-rules.ts
   builtInRulesUnreadable: { code: 'ConfigInvalid', text: 'inspector.built_in_rules: cannot read {path}: {reason}' },
 
