@@ -52,6 +52,18 @@ describe('console log kept on failure', () => {
     expect(await readFile(kept, 'utf8')).toBe(text);
   });
 
+  it('keeps the copy with the node’s secrets and secret-looking values masked', async () => {
+    const live = path.join(dir, 'consoles', 'masked.log');
+    await writeFile(live, 'kernel: ipmi_password=hunter2-bmc\nrunning with s3cret-redfish-pass today\n');
+    await createNodeIn(t, 'nm', 'available', { driver_info: { console_log_file: live, redfish_password: 's3cret-redfish-pass' } });
+    const event = await failDeploy('nm');
+    const kept = /\(console log: (.+)\)$/.exec(event)![1]!;
+    const text = await readFile(kept, 'utf8');
+    expect(text).not.toContain('hunter2-bmc');
+    expect(text).not.toContain('s3cret-redfish-pass');
+    expect(text).toBe('kernel: ipmi_password=******\nrunning with ****** today\n');
+  });
+
   it('records the failure without a link when the node names no console log or it cannot be read', async () => {
     await createNodeIn(t, 'n2', 'available');
     expect(await failDeploy('n2')).toBe('deploying -> deploy failed (fail): the agent never called back');
