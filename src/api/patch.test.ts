@@ -37,6 +37,13 @@ describe('JSON Patch rules', () => {
     expect(() => applyPatch({ extra: {} }, parsePatch([{ op: 'replace', path: '/extra/hasOwnProperty', value: 1 }], rules))).toThrow(/non-existent object 'hasOwnProperty'/);
     expect(() => applyPatch({ extra: {} }, parsePatch([{ op: 'remove', path: '/extra/toString' }], rules))).toThrow(/non-existent object 'toString'/);
     expect(applyPatch({ extra: {} }, parsePatch([{ op: 'add', path: '/extra/toString', value: 1 }], rules))).toEqual({ extra: { toString: 1 } });
-    expect(({} as Record<string, unknown>).x).toBeUndefined();
+    // Below the parser, applying such a path (had one come through) still leaves every prototype alone.
+    const raw = [{ op: 'add', path: '/extra/__proto__/polluted', value: 1 }] as unknown as Parameters<typeof applyPatch>[1];
+    try {
+      applyPatch({ extra: {} }, raw);
+    } catch {
+      // refused: as good as applied to an own key
+    }
+    expect(Object.prototype).not.toHaveProperty('polluted');
   });
 });

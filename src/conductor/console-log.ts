@@ -16,7 +16,7 @@ import { mkdir, open, realpath, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileTime } from '../shared/clock.js';
 import { fail, messageOf } from '../shared/errors.js';
-import { maskText, nodeSecretValues, scrubValues } from '../shared/mask.js';
+import { nodeSecretValues, scrubValues } from '../shared/mask.js';
 import type { Node } from '../domain/node.js';
 import type { ConductorContext } from './context.js';
 
@@ -82,7 +82,7 @@ export async function keepConsoleLog(ctx: ConductorContext, node: Readonly<Node>
     await mkdir(dir, { recursive: true });
     const file = path.join(path.resolve(dir), `${node.uuid}_${fileTime(ctx.clock.now())}.log`);
     // A console log can echo what the node was given (a BMC password on a kernel line, user data): kept masked.
-    await writeFile(file, maskText(scrubValues(tail.toString('utf8'), nodeSecretValues(node))));
+    await writeFile(file, scrubValues(tail.toString('utf8'), nodeSecretValues(node)));
     return { kept: file };
   } catch (err) {
     const reason = messageOf(err);

@@ -21,6 +21,7 @@
 import { ERRORS, errorMessage, fail, IngotError, type ErrorCode } from '../shared/errors.js';
 import { jsonProblem, type Json } from '../shared/json.js';
 import type { Logger } from '../shared/logger.js';
+import { isRecord } from '../shared/own-keys.js';
 import { currentRequestContext, isRequestContext, runInRequestContext, type RequestContext } from '../shared/request-context.js';
 import type { ConductorClient } from './client.js';
 
@@ -111,9 +112,6 @@ const INVALID_REQUEST = -32600;
 const METHOD_NOT_FOUND = -32601;
 const INVALID_PARAMS = -32602;
 
-/** What the client of a failed call sees when the failure was not an IngotError (as the API answers one). */
-const INTERNAL_MESSAGE = 'Internal server error; see the server log.';
-
 /**
  * An error the conductor answered, rebuilt on the calling side: its code and the message as the
  * conductor rendered it (as Ironic's JSON-RPC client re-raises the exception class with the message).
@@ -121,7 +119,6 @@ const INTERNAL_MESSAGE = 'Internal server error; see the server log.';
 export class ConductorCallError extends IngotError {}
 
 const isMethod = (m: unknown): m is ConductorMethod => typeof m === 'string' && Object.hasOwn(PARAMS, m);
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Sends one request text and resolves with the answer text. */
 export type ConductorSend = (request: string) => Promise<string>;
@@ -175,7 +172,7 @@ export async function serveConductorCall(target: ConductorClient, requestText: s
   } catch {
     return errorAnswer(null, PARSE_ERROR, errorMessage('conductorRequestNotJson'));
   }
-  if (!isPlainObject(request) || request.jsonrpc !== '2.0' || typeof request.id !== 'number' || !isPlainObject(request.params)) {
+  if (!isRecord(request) || request.jsonrpc !== '2.0' || typeof request.id !== 'number' || !isRecord(request.params)) {
     return errorAnswer(null, INVALID_REQUEST, errorMessage('conductorRequestNotRpc'));
   }
   const { id, method, params } = request;
@@ -196,7 +193,7 @@ export async function serveConductorCall(target: ConductorClient, requestText: s
   } catch (err) {
     if (err instanceof IngotError) return errorAnswer(id, err.status, err);
     logger?.error({ err, method }, 'conductor call failed');
-    return errorAnswer(id, ERRORS.Internal.status, { code: 'Internal', message: INTERNAL_MESSAGE });
+    return errorAnswer(id, ERRORS.Internal.status, errorMessage('internalError'));
   }
 }
 

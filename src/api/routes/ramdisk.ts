@@ -22,7 +22,7 @@ import { requireUuid } from '../resolve.js';
 import { normalizeMac } from '../../shared/mac.js';
 import { requireUrlVersion } from '../microversion.js';
 import { queryParams } from '../query.js';
-import { maskSecrets } from '../serialize/mask.js';
+import { maskDict } from '../../shared/mask.js';
 import { checkBody } from '../validate.js';
 
 /** The version of the lookup and heartbeat endpoints. */
@@ -70,7 +70,7 @@ function lookupNode(node: Node, base: string): Record<string, unknown> {
   return {
     uuid: node.uuid,
     properties: node.properties,
-    instance_info: maskSecrets(node.instance_info),
+    instance_info: maskDict(node.instance_info),
     driver_internal_info: internal,
     links: selfLinks(base, 'nodes', node.uuid),
   };

@@ -9,11 +9,6 @@
 import type { JsonObject } from '../../domain/node.js';
 import { MASK, maskDict, maskText } from '../../shared/mask.js';
 
-export { MASK };
-
-/** `maskDict` under the name the API's callers know (lookup answers mask `instance_info` with it). */
-export const maskSecrets = maskDict;
-
 /** Replaces the non-empty values of `fields` by the mask (Ironic's `_mask_fields`). */
 function maskFields(obj: JsonObject, fields: readonly string[]): JsonObject {
   let out: JsonObject | undefined;

@@ -1,5 +1,6 @@
 import type { InspectionPayload, InventoryInterface } from '../../protocol/agent/inventory.js';
 import type { InspectorConfig } from '../../config/inspector.js';
+import { isLoopback } from '../../shared/loopback.js';
 import { isMac48, macFromBootif } from '../../shared/mac.js';
 import type { HookResult, InspectionHook } from './types.js';
 
@@ -12,10 +13,6 @@ export interface CheckedInterface extends InventoryInterface {
 /** The MAC of the boot NIC: `inventory.boot.pxe_interface`, else the payload's `boot_interface`. */
 export function bootMac(payload: InspectionPayload): string | null {
   return macFromBootif(payload.inventory.boot?.pxe_interface) ?? macFromBootif(payload.boot_interface);
-}
-
-function isLoopback(ip: string): boolean {
-  return /^127\./.test(ip) || ip === '::1' || /^0*:(0*:)*0*:0*1$/.test(ip);
 }
 
 function ipOf(iface: InventoryInterface): string | null {

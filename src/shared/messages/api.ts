@@ -20,7 +20,6 @@ export const API_MESSAGES = {
   bodyLengthMismatch: { code: 'MalformedBody', text: 'Request body size did not match Content-Length.' },
   urlMalformed: { code: 'InvalidParameterValue', text: 'Invalid URL: a percent escape in the path is malformed (use %XX with two hexadecimal digits).' },
   urlParamTooLong: { code: 'InvalidParameterValue', text: 'Invalid URL: a path component is longer than {max} characters.' },
-  internalError: { code: 'Internal', text: 'Internal server error; see the server log.' },
 
   // api/app.ts
   methodNotAllowed: { code: 'MethodNotAllowed', text: 'The method {method} is not allowed for this resource; allowed: {allowed}.' },

@@ -4,6 +4,8 @@ import type { MessageTable } from './table.js';
 export const SHARED_MESSAGES = {
   // raised by more than one folder (the agent's API, the legacy inspector API)
   urlNotFound: { code: 'NotFound', text: 'The requested URL was not found on the server.' },
+  // what a caller sees of a failure that was no IngotError (the API, the conductor's JSON transport)
+  internalError: { code: 'Internal', text: 'Internal server error; see the server log.' },
 
   // abort.ts
   operationAborted: { code: 'Internal', text: 'The operation was aborted ({reason}).' },
